@@ -1,0 +1,106 @@
+# ccsuite: BPF congestion controls, the test switch, ccload, tests, demo.
+# `make` builds; `make deps` installs what a fresh Debian 12 machine lacks.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDARY:
+
+CLANG     ?= clang
+BPFTOOL   ?= bpftool
+CC        ?= cc
+BUILD     := build
+
+ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__TARGET_ARCH_$(ARCH) \
+	      -Ivmlinux -Ibpf -Ibpf/lib -Itc
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader
+LDLIBS_BPF := -lbpf -lelf -lz
+
+# One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).
+ALGOS     := dctcp
+TC_PROGS  := switch
+BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(TC_PROGS:%=$(BUILD)/%.bpf.o)
+SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
+
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
+# The parts of the loader that unit tests link against (no libbpf calls).
+LOADER_PURE := $(BUILD)/loader/parse.o
+
+TOOLS     := $(BUILD)/tcpxfer
+
+DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
+	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
+	     vde2 gnuplot-nox
+
+.PHONY: all deps vmlinux test test-unit test-kern test-net demo clean
+
+all: $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
+
+$(BUILD) $(BUILD)/loader $(BUILD)/test:
+	mkdir -p $@
+
+# Only what is missing is installed; apt-get update runs only then.
+deps:
+	@missing=$$(for p in $(DEPS_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else echo "dependencies: all installed"; fi
+
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/lib/*.h) | $(BUILD)/test
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(SKELS) | $(BUILD)/loader
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/ccload: $(LOADER_OBJS)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
+
+$(BUILD)/tcpxfer: bench/tcpxfer.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ -lm
+
+# ---- tests ----
+UNIT_SRCS := $(wildcard test/unit/*.c)
+UNIT_BIN  := $(BUILD)/test/unit
+KERN_SRCS := $(wildcard test/kern/*.c)
+KERN_BIN  := $(BUILD)/test/kern
+
+$(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) | $(BUILD)/test
+	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion
+
+$(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test
+	$(CC) $(CFLAGS) $(KERN_SRCS) -o $@ -lcriterion $(LDLIBS_BPF)
+
+test: deps all $(UNIT_BIN) $(KERN_BIN)
+	test/run
+
+test-unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+test-kern: all $(KERN_BIN)
+	$(KERN_BIN)
+
+test-net: all
+	test/net/run
+
+demo: deps all
+	bench/demo
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared BPF-side helpers for ccsuite congestion controls: socket casts,
+ * kernel constants that are #defines (so absent from vmlinux.h), the
+ * per-CPU stats map and its accessors.
+ */
+#ifndef CCSUITE_BPF_H
+#define CCSUITE_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "stats.h"
+
+/* include/linux/tcp.h: tp->ecn_flags bits (RFC 3168 mode is bit 0 on every
+ * kernel; 6.18 renamed TCP_ECN_OK to TCP_ECN_MODE_RFC3168 and added AccECN). */
+#define TCP_ECN_OK		1
+#define TCP_ECN_QUEUE_CWR	2
+#define TCP_ECN_DEMAND_CWR	4
+#define TCP_ECN_MODE_ACCECN	16
+
+/* include/net/tcp.h: tcp_congestion_ops.flags */
+#define TCP_CONG_NON_RESTRICTED	0x1
+#define TCP_CONG_NEEDS_ECN	0x2
+
+#define TCP_INFINITE_SSTHRESH	0x7fffffff
+
+#ifndef min
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+
+static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
+{
+	return (struct tcp_sock *)sk;
+}
+
+static __always_inline struct inet_connection_sock *inet_csk(const struct sock *sk)
+{
+	return (struct inet_connection_sock *)sk;
+}
+
+static __always_inline void *inet_csk_ca(const struct sock *sk)
+{
+	return (void *)inet_csk(sk)->icsk_ca_priv;
+}
+
+static __always_inline bool before(__u32 seq1, __u32 seq2)
+{
+	return (__s32)(seq1 - seq2) < 0;
+}
+#define after(seq2, seq1) before(seq1, seq2)
+
+static __always_inline bool tcp_in_slow_start(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd < tp->snd_ssthresh;
+}
+
+static __always_inline bool tcp_ecn_ok(const struct tcp_sock *tp)
+{
+	return tp->ecn_flags & (TCP_ECN_OK | TCP_ECN_MODE_ACCECN);
+}
+
+/* include/net/tcp.h tcp_is_cwnd_limited(): growth only while cwnd limits. */
+static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (tcp_in_slow_start(tp))
+		return tp->snd_cwnd < 2 * tp->max_packets_out;
+	return !!BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+}
+
+/* Kernel helpers exported to struct_ops congestion controls as kfuncs. */
+extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
+extern void tcp_cong_avoid_ai(struct tcp_sock *tp, __u32 w, __u32 acked) __ksym;
+
+/* Reno growth: slow start, then +1 segment per window of ACKs (every CC in
+ * the suite that does not own its growth uses this). */
+static __always_inline void ccs_reno_cong_avoid(struct sock *sk, __u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+}
+
+/* ---- stats (layout in stats.h) ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ccs_stats);
+} ccs_stats SEC(".maps");
+
+static __always_inline struct ccs_stats *ccs_stats_this_cpu(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&ccs_stats, &zero);
+}
+
+static __always_inline void ccs_stat_add(__u32 idx, __u64 n)
+{
+	struct ccs_stats *s = ccs_stats_this_cpu();
+
+	if (s && idx < CCS_STAT_MAX)
+		s->v[idx] += n;	/* per-CPU slot: no atomics needed */
+}
+
+#define ccs_stat_inc(idx) ccs_stat_add((idx), 1)
+
+/* Gauge slot: ccload reports the maximum over CPUs. */
+static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
+{
+	struct ccs_stats *s = ccs_stats_this_cpu();
+
+	if (s && idx < CCS_STAT_MAX)
+		s->v[idx] = val;
+}
+
+#endif /* CCSUITE_BPF_H */

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "obj.h"
+#include "log.h"
+
+#define VERIFIER_TAIL_LINES 20
+
+struct bpf_object *obj_open_algo(const struct algo *a)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = a->name);
+	struct bpf_object *obj;
+	const void *elf;
+	size_t sz;
+
+	elf = a->elf_bytes(&sz);
+	obj = bpf_object__open_mem(elf, sz, &opts);
+	if (!obj)
+		pr_warn("%s: cannot open BPF object: %s\n", a->name, strerror(errno));
+	return obj;
+}
+
+struct bpf_object *obj_open_file(const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+
+	if (!obj)
+		pr_warn("%s: cannot open BPF object: %s\n", path, strerror(errno));
+	return obj;
+}
+
+struct bpf_map *obj_rodata(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+	const char *n;
+
+	bpf_object__for_each_map(m, obj) {
+		n = bpf_map__name(m);
+		if (bpf_map__is_internal(m) && strlen(n) >= 7 &&
+		    !strcmp(n + strlen(n) - 7, ".rodata"))
+			return m;
+	}
+	return NULL;
+}
+
+struct bpf_map *obj_struct_ops(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS)
+			return m;
+	return NULL;
+}
+
+/* Offset and size of @var in the .rodata DATASEC of the object's BTF. */
+static int rodata_var(struct bpf_object *obj, const char *var, uint32_t *off, uint32_t *size)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	int id, i;
+
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+		if (strcmp(btf__name_by_offset(btf, v->name_off), var))
+			continue;
+		*off = vs->offset;
+		*size = vs->size;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64_t *v)
+{
+	uint32_t off, size;
+	int err = rodata_var(obj, var, &off, &size);
+
+	if (err)
+		return err;
+	if (size == 4) {
+		uint32_t x;
+
+		memcpy(&x, (const char *)data + off, 4);
+		*v = x;
+	} else if (size == 8) {
+		memcpy(v, (const char *)data + off, 8);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v)
+{
+	uint32_t off, size;
+	int err = rodata_var(obj, var, &off, &size);
+
+	if (err)
+		return err;
+	if (size == 4) {
+		uint32_t x = (uint32_t)v;
+
+		if (v > UINT32_MAX)
+			return -ERANGE;
+		memcpy((char *)data + off, &x, 4);
+	} else if (size == 8) {
+		memcpy((char *)data + off, &v, 8);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int obj_load(struct bpf_object *obj, const char *what)
+{
+	int err = bpf_object__load(obj);
+
+	if (!err)
+		return 0;
+	pr_warn("%s: the kernel refused to load it: %s\n", what, strerror(-err));
+	log_print_verifier_tail(VERIFIER_TAIL_LINES);
+	return err;
+}

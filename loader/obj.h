@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Opening an algorithm's BPF object and its tunables in .rodata. */
+#ifndef CCLOAD_OBJ_H
+#define CCLOAD_OBJ_H
+
+#include <stdint.h>
+#include <bpf/libbpf.h>
+
+#include "registry.h"
+
+struct bpf_object *obj_open_algo(const struct algo *a);
+struct bpf_object *obj_open_file(const char *path);
+
+struct bpf_map *obj_rodata(struct bpf_object *obj);
+struct bpf_map *obj_struct_ops(struct bpf_object *obj);
+
+/* Read/write variable @var of .rodata in a buffer laid out as the section
+ * (the map's initial value before load, or a copy read from the kernel). */
+int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64_t *v);
+int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v);
+
+/* Load with a clear message (and the verifier log's tail) on failure. */
+int obj_load(struct bpf_object *obj, const char *what);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Parsing of numbers with units, with tc(8)'s conventions so that a value
+ * given to ccload means what it means to tc in the same test network:
+ *   sizes: b, k/kb, m/mb, g/gb (powers of 1024); kib, mib, gib too
+ *   rates: bit, kbit, mbit, gbit, tbit (powers of 1000, bits/s),
+ *          bps, kbps, mbps, gbps (bytes/s), kibit, mibit, gibit (1024)
+ *   times: s, ms, us, ns (a bare number is microseconds, as in tc)
+ * All return 0 on success and -EINVAL / -ERANGE otherwise; nothing is
+ * written to *out on failure.
+ */
+#ifndef CCLOAD_PARSE_H
+#define CCLOAD_PARSE_H
+
+#include <stdint.h>
+
+int parse_u64(const char *s, uint64_t *out);
+int parse_bool(const char *s, uint64_t *out);
+int parse_size(const char *s, uint64_t *bytes);
+int parse_rate(const char *s, uint64_t *bits_per_sec);
+int parse_time(const char *s, uint64_t *ns);
+
+/* Split "key=value" in place; -EINVAL without '=' or with an empty side. */
+int parse_kv(char *s, char **key, char **value);
+
+#endif

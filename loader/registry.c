@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "registry.h"
+#include "parse.h"
+#include "log.h"
+#include "stats.h"
+#include "dctcp.h"
+#include "dctcp.skel.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct stat_desc common_stats[] = {
+	[CCS_STAT_FLOWS_INIT]	    = { "flows_init", STAT_COUNTER, "flows that started using the CC" },
+	[CCS_STAT_FLOWS_RELEASE]    = { "flows_release", STAT_COUNTER, "flows that stopped using the CC" },
+	[CCS_STAT_ACKS]		    = { "acks", STAT_COUNTER, "ACK events" },
+	[CCS_STAT_CWND_REDUCTIONS]  = { "cwnd_reductions", STAT_COUNTER, "window reductions (ssthresh calls)" },
+	[CCS_STAT_ECE_ACKS]	    = { "ece_acks", STAT_COUNTER, "ACKs with ECN-Echo" },
+	[CCS_STAT_RTO]		    = { "rto", STAT_COUNTER, "retransmission timeouts" },
+	[CCS_STAT_UNDO]		    = { "undo", STAT_COUNTER, "spurious reductions undone" },
+};
+const size_t n_common_stats = N(common_stats);
+_Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
+
+/* ---- bpf_dctcp ---- */
+
+static const struct tunable dctcp_tunables[] = {
+	{ "shift_g", TUN_UINT, 0, DCTCP_MAX_SHIFT_G,
+	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)" },
+	{ "alpha_on_init", TUN_UINT, 0, DCTCP_MAX_ALPHA,
+	  "initial alpha in 1/1024 units (1024 = start cautious)" },
+	{ "clamp_alpha_on_loss", TUN_BOOL, 0, 1,
+	  "set alpha to 1 after a retransmission timeout" },
+};
+
+static const struct stat_desc dctcp_stats[] = {
+	{ "alpha_updates", STAT_COUNTER, "once-per-window alpha updates" },
+	{ "delivered", STAT_COUNTER, "packets delivered (summed per window)" },
+	{ "delivered_ce", STAT_COUNTER, "of which CE-marked" },
+	{ "ce_flips", STAT_COUNTER, "receiver: CE state changes" },
+	{ "delayed_ack_flush", STAT_COUNTER, "receiver: delayed ACK sent before a flip" },
+	{ "no_ecn", STAT_COUNTER, "flows without ECN (Reno fallback)" },
+};
+_Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
+
+static const struct algo algo_dctcp = {
+	.name = "bpf_dctcp",
+	.summary = "DCTCP (RFC 8257): ECN-fraction window reduction",
+	.elf_bytes = dctcp_bpf__elf_bytes,
+	.tunables = dctcp_tunables,
+	.n_tunables = N(dctcp_tunables),
+	.stats = dctcp_stats,
+	.n_stats = N(dctcp_stats),
+};
+
+const struct algo *const algos[] = { &algo_dctcp };
+const size_t n_algos = N(algos);
+
+const struct algo *algo_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n_algos; i++)
+		if (!strcmp(algos[i]->name, name))
+			return algos[i];
+	return NULL;
+}
+
+const struct tunable *algo_tunable(const struct algo *a, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_tunables; i++)
+		if (!strcmp(a->tunables[i].name, name))
+			return &a->tunables[i];
+	return NULL;
+}
+
+int tunable_parse(const struct tunable *t, const char *text, uint64_t *out)
+{
+	static const char *const what[] = {
+		[TUN_UINT] = "an unsigned integer",
+		[TUN_BOOL] = "a boolean (0/1, true/false, on/off)",
+		[TUN_SIZE] = "a size (e.g. 30kb)",
+		[TUN_RATE] = "a rate (e.g. 100mbit)",
+		[TUN_TIME] = "a time (e.g. 10ms)",
+	};
+	uint64_t v;
+	int err;
+
+	switch (t->kind) {
+	case TUN_BOOL: err = parse_bool(text, &v); break;
+	case TUN_SIZE: err = parse_size(text, &v); break;
+	case TUN_RATE: err = parse_rate(text, &v); break;
+	case TUN_TIME: err = parse_time(text, &v); break;
+	default:       err = parse_u64(text, &v); break;
+	}
+	if (err) {
+		pr_warn("tunable %s: '%s' is not %s\n", t->name, text, what[t->kind]);
+		return -EINVAL;
+	}
+	if (v < t->min || v > t->max) {
+		char lo[32], hi[32];
+
+		pr_warn("tunable %s: %s is out of range [%s, %s]\n", t->name, text,
+			tunable_format(t, t->min, lo, sizeof(lo)),
+			tunable_format(t, t->max, hi, sizeof(hi)));
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+const char *tunable_format(const struct tunable *t, uint64_t v, char *buf, size_t len)
+{
+	switch (t->kind) {
+	case TUN_SIZE: snprintf(buf, len, "%" PRIu64 "b", v); break;
+	case TUN_RATE: snprintf(buf, len, "%" PRIu64 "bit", v); break;
+	case TUN_TIME: snprintf(buf, len, "%" PRIu64 "ns", v); break;
+	default:       snprintf(buf, len, "%" PRIu64, v); break;
+	}
+	return buf;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "stats.h"
+#include "log.h"
+#include "parse.h"
+#include "util.h"
+
+enum fmt { FMT_TABLE, FMT_JSON, FMT_PROM };
+
+const struct stat_desc *stats_desc(const struct algo *a, unsigned int i)
+{
+	if (i < n_common_stats)
+		return &common_stats[i];
+	if (a && i >= CCS_STAT_ALGO && i - CCS_STAT_ALGO < a->n_stats)
+		return &a->stats[i - CCS_STAT_ALGO];
+	return NULL;
+}
+
+int stats_read_fd(int fd, const struct algo *a, struct ccs_stats *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct ccs_stats *percpu;
+	uint32_t zero = 0;
+	int c, i, err = 0;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	percpu = calloc((size_t)ncpu, sizeof(*percpu));
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &zero, percpu)) {
+		err = -errno;
+		goto out;
+	}
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < CCS_STAT_MAX; i++) {
+		const struct stat_desc *d = stats_desc(a, (unsigned int)i);
+		int gauge = d && d->kind == STAT_GAUGE;
+
+		for (c = 0; c < ncpu; c++) {
+			uint64_t v = percpu[c].v[i];
+
+			if (gauge)
+				out->v[i] = v > out->v[i] ? v : out->v[i];
+			else
+				out->v[i] += v;
+		}
+	}
+out:
+	free(percpu);
+	return err;
+}
+
+int stats_read_pinned(const char *cc_name, struct ccs_stats *out)
+{
+	char path[256];
+	int fd, err;
+
+	snprintf(path, sizeof(path), PIN_ROOT "/%s/stats", cc_name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	err = stats_read_fd(fd, algo_find(cc_name), out);
+	close(fd);
+	return err;
+}
+
+static void print_one(enum fmt fmt, const char *cc, const struct ccs_stats *s, int first)
+{
+	const struct algo *a = algo_find(cc);
+	unsigned int i;
+	int n = 0;
+
+	if (fmt == FMT_JSON)
+		printf("%s\"%s\":{", first ? "" : ",", cc);
+	for (i = 0; i < CCS_STAT_MAX; i++) {
+		const struct stat_desc *d = stats_desc(a, i);
+
+		if (!d)
+			continue;
+		switch (fmt) {
+		case FMT_TABLE:
+			printf("%-12s %-20s %" PRIu64 "\n", cc, d->name, (uint64_t)s->v[i]);
+			break;
+		case FMT_JSON:
+			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", d->name, (uint64_t)s->v[i]);
+			break;
+		case FMT_PROM:
+			printf("ccsuite_%s%s{algo=\"%s\"} %" PRIu64 "\n", d->name,
+			       d->kind == STAT_COUNTER ? "_total" : "", cc, (uint64_t)s->v[i]);
+			break;
+		}
+	}
+	if (fmt == FMT_JSON)
+		printf("}");
+}
+
+/* Prometheus wants HELP/TYPE once per metric, before its samples. */
+static void print_prom_header(const char *cc)
+{
+	const struct algo *a = algo_find(cc);
+	unsigned int i;
+
+	for (i = 0; i < CCS_STAT_MAX; i++) {
+		const struct stat_desc *d = stats_desc(a, i);
+		const char *sfx = d && d->kind == STAT_COUNTER ? "_total" : "";
+
+		if (!d)
+			continue;
+		printf("# HELP ccsuite_%s%s %s\n# TYPE ccsuite_%s%s %s\n", d->name, sfx,
+		       d->help, d->name, sfx, d->kind == STAT_COUNTER ? "counter" : "gauge");
+	}
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* One report over @only (or every pinned algorithm); returns how many. */
+static int report(enum fmt fmt, const char *only)
+{
+	struct dirent *de;
+	struct ccs_stats s;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(PIN_ROOT);
+	if (fmt == FMT_JSON)
+		printf("{");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "tc"))
+			continue;
+		if (only && strcmp(only, de->d_name))
+			continue;
+		if (stats_read_pinned(de->d_name, &s))
+			continue;
+		if (fmt == FMT_PROM && (n == 0 || only))
+			print_prom_header(de->d_name);
+		print_one(fmt, de->d_name, &s, n == 0);
+		n++;
+	}
+	if (fmt == FMT_JSON)
+		printf("}\n");
+	if (d)
+		closedir(d);
+	fflush(stdout);
+	return n;
+}
+
+static void stats_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ccload stats [<algo>] [--json | --prom] [--watch SECONDS]\n"
+		"Counters of attached algorithms (all of them without <algo>).\n"
+		"  --json          one JSON object {algo: {counter: value}}\n"
+		"  --prom          Prometheus text exposition format\n"
+		"  --watch S       repeat every S seconds (JSON: one object per line)\n");
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "prom", no_argument, NULL, 'p' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	enum fmt fmt = FMT_TABLE;
+	uint64_t watch = 0;
+	const char *only = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jpw:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': fmt = FMT_JSON; break;
+		case 'p': fmt = FMT_PROM; break;
+		case 'w':
+			if (parse_u64(optarg, &watch) || !watch || watch > 3600) {
+				pr_warn("--watch: '%s' is not a number of seconds in [1, 3600]\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': stats_usage(stdout); return 0;
+		default: stats_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		only = argv[optind++];
+	if (optind < argc) {
+		pr_warn("stats: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (need_root())
+		return 1;
+	if (only && !algo_find(only) && access(PIN_ROOT, F_OK) == 0) {
+		char p[256];
+
+		snprintf(p, sizeof(p), PIN_ROOT "/%s", only);
+		if (access(p, F_OK)) {
+			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", only);
+			return 2;
+		}
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	do {
+		if (watch && fmt == FMT_TABLE)
+			printf("\033[H\033[2J%-12s %-20s %s\n", "ALGO", "COUNTER", "VALUE");
+		if (!report(fmt, only) && !watch) {
+			pr_warn(only ? "%s is not attached by ccload\n" : "no ccsuite algorithm is attached\n",
+				only);
+			return 1;
+		}
+		if (watch && !stop)
+			sleep((unsigned int)watch);
+	} while (watch && !stop);
+	return 0;
+}

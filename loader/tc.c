@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The switch program is found again through the TC filter itself (handle
+ * and priority are fixed), not through pins: a device in another network
+ * namespace has no natural pin path, and the filter is what keeps the
+ * program alive anyway.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tc.h"
+#include "log.h"
+#include "parse.h"
+#include "util.h"
+#include "switch.h"
+#include "switch.skel.h"
+
+/* __u64 is unsigned long long, uint64_t unsigned long: print through this. */
+#define U(x) ((uint64_t)(x))
+
+#define SW_HANDLE	0xcc5
+#define SW_PRIO		1
+
+static int enter_netns(const char *name)
+{
+	char path[256];
+	int fd, err = 0;
+
+	if (!name)
+		return 0;
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0) {
+		err = -errno;
+		pr_warn("cannot enter network namespace '%s': %s\n", name, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+static int dev_index(const char *dev, const char *netns)
+{
+	int ifindex = (int)if_nametoindex(dev);
+
+	if (!ifindex)
+		pr_warn("no device '%s'%s%s\n", dev, netns ? " in network namespace " : "",
+			netns ? netns : "");
+	return ifindex;
+}
+
+static void tc_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ccload tc attach <dev> switch [options] [-n NETNS]\n"
+		"       ccload tc detach <dev> [-n NETNS]\n"
+		"       ccload tc stats <dev> [--json] [--reset] [-n NETNS]\n"
+		"The test network's switch on <dev>'s egress (clsact, direct action): a virtual\n"
+		"queue drained at --rate, CE-marks ECT packets above --ecn-k, drops above\n"
+		"--buffer or above a class's own limit.  Sizes and rates use tc's units.\n"
+		"  -r, --rate RATE           link rate (default 100mbit; 1mbit..10gbit)\n"
+		"  -b, --buffer SIZE         buffer (default 100kb)\n"
+		"  -k, --ecn-k SIZE          ECN marking threshold K (default: no marking)\n"
+		"  -c, --class-limit C=SIZE  drop threshold of traffic class C (1..%d)\n"
+		"  -D, --dscp-class D=C      DSCP value D (0..63) belongs to class C\n"
+		"  -n, --netns NAME          the device is in network namespace NAME\n"
+		"  -j, --json                stats as JSON\n"
+		"  -R, --reset               zero the counters after printing them\n",
+		SW_CLASSES - 1);
+}
+
+/* "a=b" where both sides are numbers (b may be a size). */
+static int parse_pair(const char *opt, char *text, uint64_t amax, uint64_t *a,
+		      int b_is_size, uint64_t bmax, uint64_t *b)
+{
+	char *k, *v;
+
+	if (parse_kv(text, &k, &v) || parse_u64(k, a) || *a > amax ||
+	    (b_is_size ? parse_size(v, b) : parse_u64(v, b)) || *b > bmax) {
+		pr_warn("%s: bad value (want N=%s with N <= %" PRIu64 ")\n", opt,
+			b_is_size ? "SIZE" : "CLASS", amax);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO,
+			    .flags = BPF_TC_F_REPLACE);
+	struct switch_bpf *skel;
+	int err;
+
+	skel = switch_bpf__open();
+	if (!skel) {
+		pr_warn("cannot open the switch program: %s\n", strerror(errno));
+		return 1;
+	}
+	memcpy((void *)&skel->rodata->cfg, c, sizeof(*c));
+	err = switch_bpf__load(skel);
+	if (err) {
+		pr_warn("switch: the kernel refused to load it: %s\n", strerror(-err));
+		log_print_verifier_tail(20);
+		goto out;
+	}
+	if (enter_netns(netns)) {
+		err = -1;
+		goto out;
+	}
+	hook.ifindex = dev_index(dev, netns);
+	if (!hook.ifindex) {
+		err = -ENODEV;
+		goto out;
+	}
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST) {
+		pr_warn("cannot add clsact to %s: %s\n", dev, strerror(-err));
+		goto out;
+	}
+	opts.prog_fd = bpf_program__fd(skel->progs.ccs_switch);
+	err = bpf_tc_attach(&hook, &opts);
+	if (err) {
+		pr_warn("cannot attach the switch to %s: %s\n", dev, strerror(-err));
+		goto out;
+	}
+	printf("switch on %s egress: rate %" PRIu64 "bit buffer %ub ecn-k %ub (prog id %u)\n",
+	       dev, U(c->rate_bps), c->buffer, c->ecn_k, opts.prog_id);
+out:
+	switch_bpf__destroy(skel);
+	return err ? 1 : 0;
+}
+
+static int tc_detach(const char *dev, const char *netns)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
+	int err;
+
+	if (enter_netns(netns))
+		return 1;
+	hook.ifindex = dev_index(dev, netns);
+	if (!hook.ifindex)
+		return 1;
+	err = bpf_tc_detach(&hook, &opts);
+	if (err) {
+		pr_warn("no switch attached to %s: %s\n", dev, strerror(-err));
+		return 1;
+	}
+	printf("switch detached from %s\n", dev);
+	return 0;
+}
+
+/* The state map of the switch attached to @dev: through the filter's prog. */
+static int find_state(const char *dev, const char *netns, int *state_fd, struct sw_config *c)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
+	struct bpf_prog_info pinfo = {};
+	uint32_t len = sizeof(pinfo), ids[16], i;
+	int pfd, err;
+
+	if (enter_netns(netns))
+		return -1;
+	hook.ifindex = dev_index(dev, netns);
+	if (!hook.ifindex)
+		return -ENODEV;
+	err = bpf_tc_query(&hook, &opts);
+	if (err) {
+		pr_warn("no switch attached to %s: %s\n", dev, strerror(-err));
+		return err;
+	}
+	pfd = bpf_prog_get_fd_by_id(opts.prog_id);
+	if (pfd < 0)
+		return -errno;
+	pinfo.nr_map_ids = 16;
+	pinfo.map_ids = (uint64_t)(uintptr_t)ids;
+	err = bpf_obj_get_info_by_fd(pfd, &pinfo, &len);
+	close(pfd);
+	if (err)
+		return -errno;
+	*state_fd = -1;
+	for (i = 0; i < pinfo.nr_map_ids && i < 16; i++) {
+		struct bpf_map_info minfo = {};
+		uint32_t mlen = sizeof(minfo), zero = 0;
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			continue;
+		bpf_obj_get_info_by_fd(fd, &minfo, &mlen);
+		if (!strcmp(minfo.name, "sw_state") && *state_fd < 0) {
+			*state_fd = fd;
+			continue;
+		}
+		/* .rodata holds cfg first (it is the only rodata variable). */
+		if (strstr(minfo.name, ".rodata") && minfo.value_size >= sizeof(*c)) {
+			char *buf = calloc(1, minfo.value_size);
+
+			if (buf && !bpf_map_lookup_elem(fd, &zero, buf))
+				memcpy(c, buf, sizeof(*c));
+			free(buf);
+		}
+		close(fd);
+	}
+	if (*state_fd < 0) {
+		pr_warn("the program on %s is not ccsuite's switch\n", dev);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void print_stats(const char *dev, const struct sw_config *c, const struct sw_state *s,
+			int json)
+{
+	uint64_t avg = s->busy_ns ? U(s->area) * 1000 / U(s->busy_ns) : 0;
+	uint64_t tot[6] = {};
+	int i;
+
+	for (i = 0; i < SW_CLASSES; i++) {
+		tot[0] += s->cls[i].pkts;
+		tot[1] += s->cls[i].bytes;
+		tot[2] += s->cls[i].marked;
+		tot[3] += s->cls[i].dropped;
+		tot[4] += s->cls[i].dropped_bytes;
+		tot[5] += s->cls[i].not_ect_over_k;
+	}
+	if (json) {
+		printf("{\"dev\":\"%s\",\"rate_bps\":%" PRIu64 ",\"buffer\":%u,\"ecn_k\":%u,"
+		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64 ",\"avg_backlog\":%" PRIu64
+		       ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
+		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
+		       ",\"not_ect_over_k\":%" PRIu64 ",\"classes\":[",
+		       dev, U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog), U(s->max_backlog), avg,
+		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5]);
+		for (i = 0; i < SW_CLASSES; i++)
+			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
+			       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
+			       ",\"not_ect_over_k\":%" PRIu64 "}", i ? "," : "", i,
+			       c->class_limit[i] ? c->class_limit[i] : c->buffer, U(s->cls[i].pkts),
+			       U(s->cls[i].bytes), U(s->cls[i].marked), U(s->cls[i].dropped),
+			       U(s->cls[i].dropped_bytes), U(s->cls[i].not_ect_over_k));
+		printf("]}\n");
+		return;
+	}
+	printf("switch on %s: rate %" PRIu64 "bit buffer %ub ecn-k %ub\n", dev, U(c->rate_bps),
+	       c->buffer, c->ecn_k);
+	printf("queue: now %" PRIu64 "b, max %" PRIu64 "b, time-average %" PRIu64 "b over %.3fs\n",
+	       U(s->backlog), U(s->max_backlog), avg, (double)s->busy_ns / 1e9);
+	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
+	       "not-ect>K");
+	for (i = 0; i < SW_CLASSES; i++)
+		printf("%-6d %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 "\n",
+		       i, U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
+		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k));
+}
+
+static int tc_stats(const char *dev, const char *netns, int json, int reset)
+{
+	struct sw_config c = {};
+	struct sw_state s = {};
+	uint32_t zero = 0;
+	int fd = -1, err;
+
+	err = find_state(dev, netns, &fd, &c);
+	if (err)
+		return 1;
+	err = bpf_map_lookup_elem_flags(fd, &zero, &s, BPF_F_LOCK);
+	if (err) {
+		pr_warn("cannot read the switch state: %s\n", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	print_stats(dev, &c, &s, json);
+	if (reset) {
+		/* Keep the queue itself (the real one still holds it). */
+		struct sw_state z = { .backlog = s.backlog, .last_ns = s.last_ns,
+				      .max_backlog = s.backlog };
+
+		if (bpf_map_update_elem(fd, &zero, &z, BPF_F_LOCK))
+			pr_warn("cannot reset the switch counters: %s\n", strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
+int cmd_tc(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rate", required_argument, NULL, 'r' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "ecn-k", required_argument, NULL, 'k' },
+		{ "class-limit", required_argument, NULL, 'c' },
+		{ "dscp-class", required_argument, NULL, 'D' },
+		{ "netns", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "reset", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sw_config c = { .rate_bps = 100000000, .buffer = 100 << 10 };
+	const char *netns = NULL, *sub, *dev;
+	int json = 0, reset = 0, ch, i;
+	uint64_t v, a;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		tc_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	sub = argv[1];
+	argc--;		/* parse from the subcommand on */
+	argv++;
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "r:b:k:c:D:n:jRh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			if (parse_rate(optarg, &v) || v < SW_RATE_MIN || v > SW_RATE_MAX) {
+				pr_warn("--rate: '%s' is not a rate in [1mbit, 10gbit]\n", optarg);
+				return 2;
+			}
+			c.rate_bps = v;
+			break;
+		case 'b':
+		case 'k':
+			if (parse_size(optarg, &v) || v > SW_BUFFER_MAX) {
+				pr_warn("--%s: '%s' is not a size up to 64mb\n",
+					ch == 'b' ? "buffer" : "ecn-k", optarg);
+				return 2;
+			}
+			if (ch == 'b')
+				c.buffer = (uint32_t)v;
+			else
+				c.ecn_k = (uint32_t)v;
+			break;
+		case 'c':
+			if (parse_pair("--class-limit", optarg, SW_CLASSES - 1, &a, 1, SW_BUFFER_MAX, &v))
+				return 2;
+			c.class_limit[a] = (uint32_t)v;
+			break;
+		case 'D':
+			if (parse_pair("--dscp-class", optarg, SW_DSCPS - 1, &a, 0, SW_CLASSES - 1, &v))
+				return 2;
+			c.dscp_class[a] = (uint8_t)v;
+			break;
+		case 'n': netns = optarg; break;
+		case 'j': json = 1; break;
+		case 'R': reset = 1; break;
+		case 'h': tc_usage(stdout); return 0;
+		default: tc_usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		pr_warn("tc %s: which device?\n", sub);
+		return 2;
+	}
+	dev = argv[optind++];
+	if (!strcmp(sub, "attach")) {
+		if (optind >= argc || strcmp(argv[optind], "switch")) {
+			pr_warn("tc attach: the only program is 'switch'\n");
+			return 2;
+		}
+		optind++;
+		if (!c.buffer) {
+			pr_warn("--buffer must be above 0\n");
+			return 2;
+		}
+		if (c.ecn_k >= c.buffer) {
+			pr_warn("--ecn-k (%u) must be below --buffer (%u)\n", c.ecn_k, c.buffer);
+			return 2;
+		}
+		for (i = 1; i < SW_CLASSES; i++)
+			if (c.class_limit[i] > c.buffer) {
+				pr_warn("--class-limit %d (%u) is above --buffer (%u)\n", i,
+					c.class_limit[i], c.buffer);
+				return 2;
+			}
+	}
+	if (optind < argc) {
+		pr_warn("tc %s: unexpected argument '%s'\n", sub, argv[optind]);
+		return 2;
+	}
+	if (need_root())
+		return 1;
+	if (!strcmp(sub, "attach"))
+		return tc_attach(dev, netns, &c);
+	if (!strcmp(sub, "detach"))
+		return tc_detach(dev, netns);
+	if (!strcmp(sub, "stats"))
+		return tc_stats(dev, netns, json, reset);
+	pr_warn("tc: unknown command '%s' (attach, detach, stats)\n", sub);
+	return 2;
+}

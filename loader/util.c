@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "util.h"
+#include "log.h"
+
+int need_root(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	pr_warn("ccload must run as root (it needs CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n");
+	return -EPERM;
+}
+
+int need_btf(void)
+{
+	if (access(VMLINUX_BTF, R_OK) == 0)
+		return 0;
+	pr_warn("no kernel BTF at %s: struct_ops needs a kernel built with CONFIG_DEBUG_INFO_BTF=y\n",
+		VMLINUX_BTF);
+	return -ENOENT;
+}
+
+int need_bpffs(void)
+{
+	struct statfs st;
+
+	if (statfs(BPFFS, &st) == 0 && st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mkdir_p(BPFFS) < 0 || mount("bpf", BPFFS, "bpf", 0, "mode=0700") < 0) {
+		pr_warn("bpffs is not mounted at %s and mounting it failed: %s\n",
+			BPFFS, strerror(errno));
+		return -errno;
+	}
+	pr_info("mounted bpffs at %s\n", BPFFS);
+	return 0;
+}
+
+int mkdir_p(const char *path)
+{
+	char buf[256];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+void rm_pin_dir(const char *dir)
+{
+	struct dirent *de;
+	char path[512];
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) < 0)
+			pr_debug("unlink %s: %s\n", path, strerror(errno));
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		buf[0] = '\0';
+		return 0;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(s))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+bool word_in_file(const char *path, const char *name)
+{
+	char buf[1024], *tok, *save = NULL;
+
+	if (read_line(path, buf, sizeof(buf)) < 0)
+		return false;
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}

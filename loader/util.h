@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Environment checks, bpffs, pin directories and sysctls. */
+#ifndef CCLOAD_UTIL_H
+#define CCLOAD_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define BPFFS		"/sys/fs/bpf"
+#define PIN_ROOT	BPFFS "/ccsuite"
+#define RUN_DIR		"/run/ccsuite"
+#define SYSCTL_CC	"/proc/sys/net/ipv4/tcp_congestion_control"
+#define SYSCTL_AVAIL	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define SYSCTL_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
+
+/* Each prints one line and returns < 0 when the check fails. */
+int need_root(void);
+int need_btf(void);
+int need_bpffs(void);	/* mounts bpffs when it is missing */
+
+int mkdir_p(const char *path);
+void rm_pin_dir(const char *dir);
+
+int read_line(const char *path, char *buf, size_t len);
+int write_str(const char *path, const char *s);
+/* Is @name a word of the space-separated list in file @path? */
+bool word_in_file(const char *path, const char *name);
+
+#endif

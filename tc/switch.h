@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test-network switch: a virtual output queue at the bottleneck egress.
+ *
+ * The queue is virtual: a byte count drained at the configured link rate on
+ * the nanosecond clock.  Every packet first drains the queue by the time
+ * elapsed since the previous one, then is judged against it:
+ *   - drop when it would push the queue past its class's limit
+ *     (class 0's limit is the buffer; other classes may have lower ones,
+ *     for selective dropping);
+ *   - else CE-mark it when it is ECT and the queue already exceeds K;
+ *   - else pass it and add its length to the queue.
+ * A tbf qdisc after the program realizes the same rate with a limit above
+ * the buffer, so the real queue follows the virtual one and the program
+ * decides every drop.
+ *
+ * Shared by tc/switch.bpf.c, ccload and the host unit tests.
+ */
+#ifndef CCSUITE_SWITCH_H
+#define CCSUITE_SWITCH_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#include <linux/bpf.h>	/* struct bpf_spin_lock */
+#endif
+
+#define SW_CLASSES		4
+#define SW_DSCPS		64
+
+#define SW_RATE_MIN		1000000ULL		/* 1 Mbit/s */
+#define SW_RATE_MAX		10000000000ULL		/* 10 Gbit/s */
+#define SW_BUFFER_MAX		(64U << 20)		/* 64 MiB */
+#define NSEC_PER_SEC		1000000000ULL
+
+struct sw_config {
+	__u64 rate_bps;			/* link rate, bits/s */
+	__u32 buffer;			/* bytes */
+	__u32 ecn_k;			/* marking threshold, bytes; 0 = no marking */
+	__u32 class_limit[SW_CLASSES];	/* per-class drop threshold, bytes (<= buffer) */
+	__u8 dscp_class[SW_DSCPS];	/* traffic class of each DSCP value */
+};
+
+struct sw_class_stats {
+	__u64 pkts;		/* enqueued (passed or marked) */
+	__u64 bytes;
+	__u64 marked;		/* CE-marked */
+	__u64 dropped;
+	__u64 dropped_bytes;
+	__u64 not_ect_over_k;	/* passed unmarked above K: not ECN-capable */
+};
+
+struct sw_state {
+	struct bpf_spin_lock lock;
+	__u32 pad;
+	__u64 backlog;		/* bytes in the virtual queue */
+	__u64 last_ns;		/* clock of the last update */
+	__u64 busy_ns;		/* time observed since the first packet */
+	__u64 area;		/* integral of backlog over time, byte*us */
+	__u64 max_backlog;
+	struct sw_class_stats cls[SW_CLASSES];
+};
+
+enum sw_verdict { SW_PASS, SW_MARK, SW_DROP };
+
+/* Bytes the link sends in @dt_ns at @rate_bps, without 64-bit overflow for
+ * rates up to SW_RATE_MAX. */
+static inline __u64 sw_bytes_in(__u64 dt_ns, __u64 rate_bps)
+{
+	__u64 secs = dt_ns / NSEC_PER_SEC, rest = dt_ns % NSEC_PER_SEC;
+
+	return secs * (rate_bps / 8) + rest * rate_bps / (8 * NSEC_PER_SEC);
+}
+
+/* Nanoseconds to send @bytes (bytes <= SW_BUFFER_MAX). */
+static inline __u64 sw_ns_for(__u64 bytes, __u64 rate_bps)
+{
+	if (!rate_bps)
+		return 0;
+	return bytes * 8 * NSEC_PER_SEC / rate_bps;
+}
+
+/* Drain the queue to @now, adding the backlog's time integral (the queue
+ * falls linearly until empty). */
+static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
+{
+	__u64 dt, t_empty, b0 = s->backlog, b1, t;
+
+	if (!s->last_ns || now <= s->last_ns) {
+		if (!s->last_ns)
+			s->last_ns = now;
+		return;
+	}
+	dt = now - s->last_ns;
+	s->last_ns = now;
+	s->busy_ns += dt;
+	if (!b0)
+		return;
+	t_empty = sw_ns_for(b0, rate_bps);
+	if (dt >= t_empty) {
+		b1 = 0;
+		t = t_empty;
+	} else {
+		__u64 sent = sw_bytes_in(dt, rate_bps);
+
+		b1 = sent < b0 ? b0 - sent : 0;
+		t = dt;
+	}
+	s->area += (b0 + b1) / 2 * (t / 1000);
+	s->backlog = b1;
+}
+
+static inline enum sw_verdict sw_decide(const struct sw_config *c, __u64 backlog,
+					__u32 len, __u32 cls, int ect)
+{
+	__u32 limit;
+
+	if (cls >= SW_CLASSES)
+		cls = 0;
+	limit = c->class_limit[cls];
+	if (!limit || limit > c->buffer)
+		limit = c->buffer;
+	if (backlog + len > limit)
+		return SW_DROP;
+	if (ect && c->ecn_k && backlog > c->ecn_k)
+		return SW_MARK;
+	return SW_PASS;
+}
+
+/* Judge one packet at @now and account for it; the caller holds the lock. */
+static inline enum sw_verdict sw_packet(struct sw_state *s, const struct sw_config *c,
+					__u64 now, __u32 len, __u32 cls, int ect)
+{
+	struct sw_class_stats *cs;
+	enum sw_verdict v;
+
+	if (cls >= SW_CLASSES)
+		cls = 0;
+	cs = &s->cls[cls];
+	sw_advance(s, now, c->rate_bps);
+	v = sw_decide(c, s->backlog, len, cls, ect);
+	if (v == SW_DROP) {
+		cs->dropped++;
+		cs->dropped_bytes += len;
+		return v;
+	}
+	if (v == SW_MARK)
+		cs->marked++;
+	else if (c->ecn_k && s->backlog > c->ecn_k)
+		cs->not_ect_over_k++;
+	cs->pkts++;
+	cs->bytes += len;
+	s->backlog += len;
+	if (s->backlog > s->max_backlog)
+		s->max_backlog = s->backlog;
+	return v;
+}
+
+#endif /* CCSUITE_SWITCH_H */
