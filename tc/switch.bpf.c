@@ -112,7 +112,7 @@ int ccs_switch(struct __sk_buff *skb)
 	if (!s)
 		return TC_ACT_OK;
 	bpf_spin_lock(&s->lock);
-	v = sw_packet(s, (const struct sw_config *)&cfg, now, skb->len, cls, ect);
+	v = sw_packet(s, &cfg, now, skb->len, cls, ect);
 	bpf_spin_unlock(&s->lock);
 
 	if (v == SW_DROP)

@@ -109,7 +109,7 @@ static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
 	s->backlog = b1;
 }
 
-static inline enum sw_verdict sw_decide(const struct sw_config *c, __u64 backlog,
+static inline enum sw_verdict sw_decide(const volatile struct sw_config *c, __u64 backlog,
 					__u32 len, __u32 cls, int ect)
 {
 	__u32 limit;
@@ -126,8 +126,12 @@ static inline enum sw_verdict sw_decide(const struct sw_config *c, __u64 backlog
 	return SW_PASS;
 }
 
-/* Judge one packet at @now and account for it; the caller holds the lock. */
-static inline enum sw_verdict sw_packet(struct sw_state *s, const struct sw_config *c,
+/*
+ * Judge one packet at @now and account for it; the caller holds the lock.
+ * @c is volatile because in BPF it is the load-time .rodata: the compiler
+ * must not fold the values it was compiled with.
+ */
+static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struct sw_config *c,
 					__u64 now, __u32 len, __u32 cls, int ect)
 {
 	struct sw_class_stats *cs;
