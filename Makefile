@@ -36,7 +36,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 
 .PHONY: all deps vmlinux test test-unit test-kern test-net demo clean
 
-all: $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
+all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
 
 $(BUILD) $(BUILD)/loader $(BUILD)/test:
 	mkdir -p $@
@@ -78,7 +78,7 @@ $(BUILD)/tcpxfer: bench/tcpxfer.c | $(BUILD)
 # ---- tests ----
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_BIN  := $(BUILD)/test/unit
-KERN_SRCS := $(wildcard test/kern/*.c)
+KERN_SRCS := $(filter-out %.bpf.c,$(wildcard test/kern/*.c))
 KERN_BIN  := $(BUILD)/test/kern
 
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) | $(BUILD)/test

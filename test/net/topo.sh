@@ -70,7 +70,7 @@ topo_node() {
 	ip netns add "$ns"
 	TOPO_NODES+=("$1")
 	ip -n "$ns" link set lo up
-	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.tcp_ecn=1 \
+	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 \
 		net.ipv4.tcp_no_metrics_save=1
 }
 

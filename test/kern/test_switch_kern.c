@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The switch program's decisions, in the kernel, on crafted packets
+ * (BPF_PROG_TEST_RUN): ECT vs Not-ECT under and over K, over the buffer,
+ * class limits, bursts, arrivals at a given rate, malformed packets.
+ *
+ * The virtual queue runs on the real clock, so each case sets the queue
+ * state (backlog, clock) just before the packet, on a slow link where the
+ * microseconds between the two drain a negligible number of bytes.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
+#include <linux/tcp.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "switch.h"
+#include "switch.skel.h"
+
+#define LEN_MSS 1448
+
+struct pkt4 {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct tcphdr tcp;
+	uint8_t payload[LEN_MSS];
+} __attribute__((packed));
+
+struct pkt6 {
+	struct ethhdr eth;
+	struct ipv6hdr ip6;
+	struct tcphdr tcp;
+	uint8_t payload[LEN_MSS];
+} __attribute__((packed));
+
+static struct switch_bpf *skel;
+static int prog_fd, state_fd;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns's clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint16_t ip_csum(const void *hdr, size_t len)
+{
+	const uint16_t *p = hdr;
+	uint32_t sum = 0;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void make4(struct pkt4 *p, uint8_t tos)
+{
+	memset(p, 0, sizeof(*p));
+	p->eth.h_proto = htons(ETH_P_IP);
+	p->ip.version = 4;
+	p->ip.ihl = 5;
+	p->ip.tos = tos;
+	p->ip.tot_len = htons(sizeof(*p) - sizeof(p->eth));
+	p->ip.ttl = 64;
+	p->ip.protocol = IPPROTO_TCP;
+	p->ip.saddr = htonl(0x0a000001);
+	p->ip.daddr = htonl(0x0a000002);
+	p->ip.check = ip_csum(&p->ip, sizeof(p->ip));
+	p->tcp.doff = 5;
+}
+
+static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *limits,
+		 int dscp, int dscp_cls)
+{
+	skel = switch_bpf__open();
+	cr_assert_not_null(skel, "open switch: %s", strerror(errno));
+	skel->rodata->cfg.rate_bps = rate;
+	skel->rodata->cfg.buffer = buffer;
+	skel->rodata->cfg.ecn_k = k;
+	if (limits)
+		memcpy((void *)skel->rodata->cfg.class_limit, limits, sizeof(uint32_t) * SW_CLASSES);
+	if (dscp >= 0)
+		skel->rodata->cfg.dscp_class[dscp] = (uint8_t)dscp_cls;
+	cr_assert_eq(switch_bpf__load(skel), 0, "load switch (are we root?)");
+	prog_fd = bpf_program__fd(skel->progs.ccs_switch);
+	state_fd = bpf_map__fd(skel->maps.sw_state);
+}
+
+static void teardown(void)
+{
+	switch_bpf__destroy(skel);
+	skel = NULL;
+}
+
+static struct sw_state get_state(void)
+{
+	struct sw_state s;
+	uint32_t zero = 0;
+
+	cr_assert_eq(bpf_map_lookup_elem_flags(state_fd, &zero, &s, BPF_F_LOCK), 0);
+	return s;
+}
+
+/* Set the queue, keep the counters. */
+static void set_backlog(uint64_t backlog)
+{
+	struct sw_state s = get_state();
+	uint32_t zero = 0;
+
+	s.backlog = backlog;
+	s.max_backlog = backlog;
+	s.last_ns = mono_ns();
+	cr_assert_eq(bpf_map_update_elem(state_fd, &zero, &s, BPF_F_LOCK), 0);
+}
+
+/* Run one packet; the (possibly rewritten) packet comes back in @out. */
+static int run(const void *in, size_t len, void *out, int repeat)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = (uint32_t)len,
+		    .data_out = out, .data_size_out = (uint32_t)len, .repeat = repeat);
+
+	cr_assert_eq(bpf_prog_test_run_opts(prog_fd, &o), 0, "test_run: %s", strerror(errno));
+	return (int)o.retval;
+}
+
+/* 1 Mbit/s drains 125 bytes per ms: the gap between set_backlog() and the
+ * packet cannot move the queue across a threshold 10 kB away. */
+#define SLOW 1000000ULL
+
+Test(switch_kern, ect_under_k_passes_unmarked, .fini = teardown)
+{
+	struct pkt4 in, out;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	make4(&in, 0x02);	/* ECT(0) */
+	set_backlog(10000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0x02, "not marked below K");
+	cr_assert_eq(get_state().cls[0].marked, 0);
+	cr_assert_eq(get_state().cls[0].pkts, 1);
+}
+
+Test(switch_kern, ect_over_k_is_marked_with_valid_checksum, .fini = teardown)
+{
+	struct pkt4 in, out;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	make4(&in, 0x02 | (10 << 2));	/* ECT(0), DSCP 10 kept */
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0x03 | (10 << 2), "CE set, DSCP kept: tos %#x", out.ip.tos);
+	cr_assert_eq(ip_csum(&out.ip, sizeof(out.ip)), 0, "IPv4 header checksum still valid");
+	cr_assert_eq(get_state().cls[0].marked, 1);
+	cr_assert_eq(get_state().cls[0].dropped, 0);
+}
+
+Test(switch_kern, not_ect_over_k_passes_unmarked, .fini = teardown)
+{
+	struct pkt4 in, out;
+	struct sw_state s;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	make4(&in, 0x00);
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0x00);
+	s = get_state();
+	cr_assert_eq(s.cls[0].marked, 0);
+	cr_assert_eq(s.cls[0].not_ect_over_k, 1);
+}
+
+Test(switch_kern, over_buffer_is_dropped_ect_or_not, .fini = teardown)
+{
+	struct pkt4 in, out;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	make4(&in, 0x02);
+	set_backlog(100000 - 100);	/* the packet does not fit */
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT);
+	make4(&in, 0x00);
+	set_backlog(100000 - 100);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT);
+	cr_assert_eq(get_state().cls[0].dropped, 2);
+	cr_assert_eq(get_state().cls[0].dropped_bytes, 2 * sizeof(in));
+}
+
+Test(switch_kern, ipv6_ect_over_k_gets_ce_in_traffic_class, .fini = teardown)
+{
+	struct pkt6 in, out;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	memset(&in, 0, sizeof(in));
+	in.eth.h_proto = htons(ETH_P_IPV6);
+	in.ip6.version = 6;
+	in.ip6.priority = 0;		/* traffic class 0x02: ECT(0) */
+	in.ip6.flow_lbl[0] = 0x20;
+	in.ip6.nexthdr = IPPROTO_TCP;
+	in.ip6.payload_len = htons(sizeof(in.tcp) + LEN_MSS);
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip6.flow_lbl[0] >> 4, 0x3, "traffic class ECN bits = CE");
+	cr_assert_eq(out.ip6.priority, 0, "DSCP untouched");
+	cr_assert_eq(get_state().cls[0].marked, 1);
+}
+
+Test(switch_kern, lower_class_limit_drops_first, .fini = teardown)
+{
+	const uint32_t limits[SW_CLASSES] = { 0, 20000, 0, 0 };
+	struct pkt4 in, out;
+
+	load(SLOW, 100000, 0, limits, 8, 1);	/* DSCP 8 (CS1) is class 1 */
+	make4(&in, 8 << 2);
+	set_backlog(25000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT, "class 1 over its 20 kB limit");
+	make4(&in, 0);
+	set_backlog(25000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK, "class 0 fits in the buffer");
+	cr_assert_eq(get_state().cls[1].dropped, 1);
+	cr_assert_eq(get_state().cls[0].pkts, 1);
+}
+
+Test(switch_kern, burst_fills_buffer_then_drops, .fini = teardown)
+{
+	struct pkt4 in, out;
+	struct sw_state s;
+	uint64_t fit;
+
+	load(SLOW, 30000, 0, NULL, -1, 0);
+	make4(&in, 0);
+	set_backlog(0);
+	/* 100 back-to-back packets: the kernel runs them within a few ms,
+	 * in which 1 Mbit/s drains at most a packet or two. */
+	cr_assert_eq(run(&in, sizeof(in), &out, 100), TC_ACT_SHOT, "the last one is dropped");
+	s = get_state();
+	fit = 30000 / sizeof(in);
+	cr_assert(s.cls[0].pkts >= fit && s.cls[0].pkts <= fit + 2,
+		  "%llu packets queued, %llu fit", (unsigned long long)s.cls[0].pkts,
+		  (unsigned long long)fit);
+	cr_assert_eq(s.cls[0].pkts + s.cls[0].dropped, 100);
+	cr_assert(s.max_backlog <= 30000 && s.max_backlog > 30000 - sizeof(in));
+}
+
+/* Offered load of 2x the link rate for 50 ms: the queue grows by what
+ * arrives minus what the link sends, measured on the same clock. */
+Test(switch_kern, arrivals_above_rate_build_the_queue_below_rate_do_not, .fini = teardown)
+{
+	const uint64_t rate = 10000000;		/* 10 Mbit/s */
+	struct pkt4 in, out;
+	uint64_t t0, t1, gap, sent = 0, expect;
+	struct sw_state s;
+	int i;
+
+	load(rate, 1 << 20, 0, NULL, -1, 0);
+	make4(&in, 0);
+
+	/* Below the rate (half of it): the queue never holds two packets.
+	 * Each packet waits a gap after the previous one, so a stall of
+	 * this process never turns into a burst. */
+	gap = sizeof(in) * 8 * 1000000000ULL / rate * 2;
+	set_backlog(0);
+	for (i = 0, t1 = mono_ns(); i < 20; i++) {
+		while (mono_ns() < t1 + gap)
+			;
+		t1 = mono_ns();
+		run(&in, sizeof(in), &out, 1);
+	}
+	s = get_state();
+	cr_assert(s.max_backlog <= 2 * sizeof(in), "max backlog %llu at half rate",
+		  (unsigned long long)s.max_backlog);
+
+	/* Above the rate (twice it). */
+	gap /= 4;
+	set_backlog(0);
+	for (i = 0, t0 = mono_ns(); i < 80; i++) {
+		while (mono_ns() < t0 + (uint64_t)i * gap)
+			;
+		run(&in, sizeof(in), &out, 1);
+		sent += sizeof(in);
+	}
+	t1 = mono_ns();
+	s = get_state();
+	expect = sent - sw_bytes_in(t1 - t0, rate);
+	cr_assert(s.backlog + 2 * sizeof(in) >= expect && s.backlog <= expect + 2 * sizeof(in),
+		  "backlog %llu, expected %llu (+-2 packets)", (unsigned long long)s.backlog,
+		  (unsigned long long)expect);
+}
+
+Test(switch_kern, malformed_packets_pass_unjudged_by_ecn, .fini = teardown)
+{
+	struct pkt4 in, out;
+	uint8_t tiny[10] = { 0 };
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	make4(&in, 0x02);
+	in.ip.ihl = 3;		/* invalid header length */
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0x02, "an invalid IPv4 header is not rewritten");
+	set_backlog(40000);
+	/* Shorter than an Ethernet header: the kernel may refuse to run it
+	 * (EINVAL); if it runs, it must pass and count as class 0. */
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = tiny, .data_size_in = sizeof(tiny));
+		int err = bpf_prog_test_run_opts(prog_fd, &o);
+
+		cr_assert(err == 0 ? o.retval == TC_ACT_OK : errno == EINVAL);
+	}
+	cr_assert_eq(get_state().cls[0].marked, 0);
+}

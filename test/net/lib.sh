@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Helpers for the integration tests: checks that record PASS/FAIL lines in
+# $RESULTS (test/net/run tallies them) and read JSON fields.
+source "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
+
+RESULTS=${RESULTS:-/dev/null}
+TCPXFER=${TCPXFER:-$TOPO_ROOT/build/tcpxfer}
+T=$(basename "$0" .sh)
+
+pass() { printf '  ok    %s\n' "$*"; echo "PASS $T: $*" >>"$RESULTS"; }
+fail() { printf '  FAIL  %s\n' "$*"; echo "FAIL $T: $*" >>"$RESULTS"; }
+
+# check DESC cmd...: passes when the command succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# check_range DESC VALUE LO HI: LO <= VALUE <= HI (numbers, may be fractions).
+check_range() {
+	local desc=$1 v=$2 lo=$3 hi=$4
+	if awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'; then
+		pass "$desc: $v in [$lo, $hi]"
+	else
+		fail "$desc: $v not in [$lo, $hi]"
+	fi
+}
+
+# check_fails DESC EXPECTED_STDERR_REGEX cmd...: exits non-zero, says why.
+check_fails() {
+	local desc=$1 re=$2 err rc
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && grep -Eq -- "$re" <<<"$err"; then
+		pass "$desc (exit $rc: $(head -n1 <<<"$err"))"
+	else
+		fail "$desc (exit $rc, stderr: ${err:-<empty>})"
+	fi
+}
+
+cc_available() { tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
+
+# ccstat ALGO NAME: one counter from ccload stats --json.
+ccstat() { "$CCLOAD" -q stats "$1" --json | jq -r ".\"$1\".$2"; }
+
+# struct_ops map id of a registered CC (from ccload list).
+cc_map_id() { "$CCLOAD" -q list | awk -v n="$1" '$1 == n { getline; if ($1 == "registered") { gsub(/[^0-9]/, "", $5); print $5 } }'; }
+
+jfield() { jq -r "$2" <<<"$1"; }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# bpf_dctcp carries real transfers through the test switch: two senders ->
+# router (switch + tbf, 100 Mbit/s, 150 KB buffer, K = 30 KB) -> receiver.
+# With ECN marking at K, DCTCP keeps the queue near K without a single
+# drop; kernel cubic (no ECN) in the same network fills the buffer and
+# drops.
+source "$(dirname "$0")/lib.sh"
+
+RATE=100mbit BUFFER=150kb K=30kb
+BUF_B=$((150 * 1024)) K_B=$((30 * 1024))
+SECS=4
+
+topo_init
+topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
+"$CCLOAD" -q attach bpf_dctcp
+
+# run_pair CC PORT: two concurrent verified transfers s1,s2 -> d.
+run_pair() {
+	local cc=$1 port=$2 p1 p2
+	topo_switch_stats --reset >/dev/null
+	topo_bg d "$TCPXFER" server -C "$cc" -p "$port" -n 2 >"$TMP/srv.$cc"
+	sleep 0.3
+	topo_exec s1 "$TCPXFER" client -c "$IP_D" -p "$port" -C "$cc" -t $SECS >"$TMP/c1.$cc" &
+	p1=$!
+	topo_exec s2 "$TCPXFER" client -c "$IP_D" -p "$port" -C "$cc" -t $SECS >"$TMP/c2.$cc" &
+	p2=$!
+	wait $p1 $p2
+	sleep 0.2
+	topo_switch_stats >"$TMP/sw.$cc"
+}
+
+TMP=$(mktemp -d)
+trap 'topo_cleanup; rm -rf "$TMP"' EXIT
+
+before_init=$(ccstat bpf_dctcp flows_init)
+before_ce=$(ccstat bpf_dctcp delivered_ce)
+before_ece=$(ccstat bpf_dctcp ece_acks)
+before_alpha=$(ccstat bpf_dctcp alpha_updates)
+before_flips=$(ccstat bpf_dctcp ce_flips)
+
+echo "bpf_dctcp: 2 flows x ${SECS}s, $RATE, buffer $BUFFER, K $K"
+run_pair bpf_dctcp 5601
+for c in c1 c2; do
+	j=$(cat "$TMP/$c.bpf_dctcp")
+	echo "    $j"
+	check "$c: socket reports bpf_dctcp" [ "$(jfield "$j" .cc)" = bpf_dctcp ]
+	check "$c: ECN negotiated" [ "$(jfield "$j" .ecn)" = true ]
+	check "$c: every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .bytes == .received')" = true ]
+done
+check "receiver sockets report bpf_dctcp" [ "$(jq -r .cc "$TMP/srv.bpf_dctcp" | sort -u)" = bpf_dctcp ]
+
+sw=$(cat "$TMP/sw.bpf_dctcp")
+echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$sw")"
+check_range "dctcp: switch drops" "$(jfield "$sw" .dropped)" 0 0
+check_range "dctcp: CE marks" "$(jfield "$sw" .marked)" 1 1e12
+check_range "dctcp: time-average queue near K (bytes)" "$(jfield "$sw" .avg_backlog)" $((K_B / 3)) $((K_B * 2))
+check_range "dctcp: max queue below the buffer (bytes)" "$(jfield "$sw" .max_backlog)" 1 $((BUF_B - 1))
+gp=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.bpf_dctcp" "$TMP/c2.bpf_dctcp")
+check_range "dctcp: total goodput (Mbit/s)" "$gp" 85 100
+
+# The CC's own counters moved: flows (both ends), ECN feedback, alpha.
+check_range "stats: flows_init grew by (2 senders + 2 receivers)" \
+	$(($(ccstat bpf_dctcp flows_init) - before_init)) 4 4
+check_range "stats: delivered_ce grew" $(($(ccstat bpf_dctcp delivered_ce) - before_ce)) 1 1e12
+check_range "stats: ece_acks grew" $(($(ccstat bpf_dctcp ece_acks) - before_ece)) 1 1e12
+check_range "stats: alpha_updates grew" $(($(ccstat bpf_dctcp alpha_updates) - before_alpha)) 10 1e12
+check_range "stats: receiver CE flips grew" $(($(ccstat bpf_dctcp ce_flips) - before_flips)) 1 1e12
+
+echo "cubic: same network"
+run_pair cubic 5602
+for c in c1 c2; do
+	j=$(cat "$TMP/$c.cubic")
+	echo "    $j"
+	check "$c: socket reports cubic" [ "$(jfield "$j" .cc)" = cubic ]
+	check "$c: no ECN (the kernel default does not request it)" [ "$(jfield "$j" .ecn)" = false ]
+	check "$c: every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .bytes == .received')" = true ]
+done
+sw=$(cat "$TMP/sw.cubic")
+echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$sw")"
+check_range "cubic: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
+check_range "cubic: max queue reaches the buffer (bytes)" "$(jfield "$sw" .max_backlog)" $((BUF_B * 9 / 10)) $BUF_B
+check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Attach, detach, re-attach; detach while a flow runs; leftovers of killed
+# runs; --default and --non-restricted; the stats formats.
+source "$(dirname "$0")/lib.sh"
+
+PIN=/sys/fs/bpf/ccsuite/bpf_dctcp
+TMP=$(mktemp -d)
+PREV_DEFAULT=$(sysctl -n net.ipv4.tcp_congestion_control)
+PREV_ALLOWED=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+topo_init
+cleanup() {
+	topo_cleanup
+	sysctl -qw net.ipv4.tcp_congestion_control="$PREV_DEFAULT" 2>/dev/null
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$PREV_ALLOWED" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+echo "attach / detach / re-attach"
+check "attach bpf_dctcp" "$CCLOAD" -q attach bpf_dctcp
+check "registered (available list)" cc_available bpf_dctcp
+check "maps pinned" test -e $PIN/ops -a -e $PIN/stats -a -e $PIN/rodata
+check "list shows it registered" bash -c "'$CCLOAD' -q list | grep -A1 '^bpf_dctcp' | grep -q registered"
+check "detach bpf_dctcp" "$CCLOAD" -q detach bpf_dctcp
+check "unregistered" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx bpf_dctcp"
+check "pins removed" test ! -e $PIN
+check_fails "detach again says it is not registered" "not registered" "$CCLOAD" detach bpf_dctcp
+check "re-attach with a tunable" "$CCLOAD" -q attach bpf_dctcp --set shift_g=6
+check "list shows the tunable's current value" bash -c "'$CCLOAD' -q list | grep -Eq 'shift_g +\= 6 '"
+
+echo "detach while a flow runs: the flow keeps the CC and completes"
+topo_node h
+topo_bg h "$TCPXFER" server -B 127.0.0.1 -p 5611 -C bpf_dctcp -n 1 >"$TMP/srv"
+sleep 0.3
+# 40 MB at 160 Mbit/s: about 2 s, the detach lands in the middle.
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5611 -C bpf_dctcp -b 40000000 -r 160e6 >"$TMP/cli" &
+cpid=$!
+sleep 0.7
+check "detach during the transfer" "$CCLOAD" -q detach bpf_dctcp
+check "flow still running after the detach" kill -0 $cpid
+check "the flow's socket still uses bpf_dctcp" bash -c \
+	"ip netns exec $(topo_ns h) ss -tin dst 127.0.0.1:5611 | grep -q bpf_dctcp"
+wait $cpid
+rc=$?
+j=$(cat "$TMP/cli")
+echo "    $j"
+check "transfer exited 0" [ $rc -eq 0 ]
+check "it ran on bpf_dctcp" [ "$(jfield "$j" .cc)" = bpf_dctcp ]
+check "every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .received == 40000000')" = true ]
+
+echo "a registration left behind without pins (a killed ccload)"
+check "register behind ccload's back (bpftool)" \
+	bpftool struct_ops register "$TOPO_ROOT/build/dctcp.bpf.o"
+old=$(cc_map_id bpf_dctcp)
+check "leftover registered, no pins" bash -c "[ -n '$old' ] && [ ! -e $PIN ]"
+check "attach replaces it" "$CCLOAD" -q attach bpf_dctcp
+new=$(cc_map_id bpf_dctcp)
+check "a new registration ($old -> $new)" [ -n "$new" -a "$new" != "$old" ]
+check "exactly one bpf_dctcp registered" [ "$(tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -cx bpf_dctcp)" = 1 ]
+
+echo "pins left behind without a registration"
+bpftool struct_ops unregister id "$new" >/dev/null 2>&1
+check "stale pins, nothing registered" bash -c "[ -e $PIN/ops ] && ! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx bpf_dctcp"
+check "attach works over stale pins" "$CCLOAD" -q attach bpf_dctcp
+check "detach --all" "$CCLOAD" -q detach --all
+check "nothing of ccsuite registered" bash -c "! grep -q 'bpf_' /proc/sys/net/ipv4/tcp_available_congestion_control"
+check "detach --all with nothing attached succeeds" "$CCLOAD" -q detach --all
+
+echo "--default and --non-restricted"
+check "attach --default" "$CCLOAD" -q attach bpf_dctcp --default
+check "system default is bpf_dctcp" [ "$(sysctl -n net.ipv4.tcp_congestion_control)" = bpf_dctcp ]
+topo_node n2
+check "a new network namespace starts with bpf_dctcp" \
+	[ "$(topo_exec n2 sysctl -n net.ipv4.tcp_congestion_control)" = bpf_dctcp ]
+check "a namespace may set it as its default" topo_default_cc h bpf_dctcp
+check "detach restores the previous default ($PREV_DEFAULT)" bash -c \
+	"'$CCLOAD' -q detach bpf_dctcp && [ \"\$(sysctl -n net.ipv4.tcp_congestion_control)\" = '$PREV_DEFAULT' ]"
+"$CCLOAD" -q attach bpf_dctcp
+topo_node n3
+check_fails "without --non-restricted a namespace may not default to it" "not permitted" \
+	topo_default_cc n3 bpf_dctcp
+check "attach --non-restricted" "$CCLOAD" -q attach bpf_dctcp --non-restricted
+check "listed in tcp_allowed_congestion_control" bash -c \
+	"sysctl -n net.ipv4.tcp_allowed_congestion_control | tr ' ' '\n' | grep -qx bpf_dctcp"
+check "now a namespace may default to it" topo_default_cc h bpf_dctcp
+
+echo "stats formats"
+topo_bg h "$TCPXFER" server -B 127.0.0.1 -p 5612 -C bpf_dctcp -n 1 >/dev/null
+sleep 0.3
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5612 -C bpf_dctcp -b 5000000 >/dev/null
+sleep 0.3
+check "--json is JSON with the common and DCTCP counters" bash -c \
+	"'$CCLOAD' stats --json | jq -e '.bpf_dctcp | (.acks > 0) and (.flows_init >= 2) and has(\"alpha_updates\")' >/dev/null"
+prom=$("$CCLOAD" stats bpf_dctcp --prom)
+check "--prom has TYPE lines" grep -q '^# TYPE ccsuite_acks_total counter$' <<<"$prom"
+check "--prom has samples" grep -Eq '^ccsuite_acks_total\{algo="bpf_dctcp"\} [1-9][0-9]*$' <<<"$prom"
+n=$(timeout 2.5 "$CCLOAD" stats --json --watch 1 | wc -l)
+check_range "--watch 1 for 2.5 s prints reports" "$n" 2 3
+check "list counts the flows using it (none now)" bash -c \
+	"'$CCLOAD' -q list | grep -q '0 flows using it now'"
+check "detach" "$CCLOAD" -q detach bpf_dctcp
