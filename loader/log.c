@@ -70,9 +70,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 				fprintf(stderr, "%s\n", line);
 			continue;
 		}
-		if ((level == LIBBPF_WARN && log_level >= LOG_INFO) ||
-		    (level == LIBBPF_INFO && log_level >= LOG_DEBUG) ||
-		    (level == LIBBPF_DEBUG && log_level >= LOG_DEBUG))
+		/* ccload says what failed in one line of its own; libbpf's
+		 * account of it is for -v. */
+		(void)level;
+		if (log_level >= LOG_DEBUG)
 			fprintf(stderr, "%s\n", line);
 	}
 	return 0;
@@ -88,8 +89,11 @@ void log_print_verifier_tail(int lines)
 	const char *p;
 	int n = 0;
 
-	if (!vlog_len)
+	if (!vlog_len) {
+		if (log_level < LOG_DEBUG)
+			fprintf(stderr, "(ccload -v shows libbpf's account of it)\n");
 		return;
+	}
 	if (log_level >= LOG_DEBUG)
 		return;	/* already printed in full */
 	/* Walk back over the last @lines lines. */

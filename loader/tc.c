@@ -154,7 +154,7 @@ static int tc_detach(const char *dev, const char *netns)
 		return 1;
 	err = bpf_tc_detach(&hook, &opts);
 	if (err) {
-		pr_warn("no switch attached to %s: %s\n", dev, strerror(-err));
+		pr_warn("no switch attached to %s\n", dev);
 		return 1;
 	}
 	printf("switch detached from %s\n", dev);
@@ -177,7 +177,7 @@ static int find_state(const char *dev, const char *netns, int *state_fd, struct 
 		return -ENODEV;
 	err = bpf_tc_query(&hook, &opts);
 	if (err) {
-		pr_warn("no switch attached to %s: %s\n", dev, strerror(-err));
+		pr_warn("no switch attached to %s\n", dev);
 		return err;
 	}
 	pfd = bpf_prog_get_fd_by_id(opts.prog_id);

@@ -30,7 +30,7 @@ run_pair() {
 }
 
 TMP=$(mktemp -d)
-trap 'topo_cleanup; rm -rf "$TMP"' EXIT
+trap 'topo_cleanup; rm -rf "$TMP"; "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1' EXIT
 
 before_init=$(ccstat bpf_dctcp flows_init)
 before_ce=$(ccstat bpf_dctcp delivered_ce)

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Bad input: one clear line on stderr, a non-zero exit, and no change to
+# what is registered or pinned.
+source "$(dirname "$0")/lib.sh"
+
+PIN_ROOT=/sys/fs/bpf/ccsuite
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
+
+"$CCLOAD" -q attach bpf_dctcp
+id=$(cc_map_id bpf_dctcp)
+unchanged() {
+	[ "$(cc_map_id bpf_dctcp)" = "$id" ] && [ -e $PIN_ROOT/bpf_dctcp/ops ] &&
+		! grep -q bpf_ccs_bad /proc/sys/net/ipv4/tcp_available_congestion_control &&
+		[ ! -e $PIN_ROOT/bpf_ccs_bad ]
+}
+
+echo "arguments"
+check_fails "unknown algorithm" "unknown algorithm 'bpf_nope'" "$CCLOAD" attach bpf_nope
+check_fails "unknown tunable" "has no tunable 'nope'" "$CCLOAD" attach bpf_dctcp --set nope=1
+check_fails "tunable out of range" "out of range \[0, 10\]" "$CCLOAD" attach bpf_dctcp --set shift_g=11
+check_fails "unparsable tunable" "'abc' is not an unsigned integer" "$CCLOAD" attach bpf_dctcp --set shift_g=abc
+check_fails "negative tunable" "is not an unsigned integer" "$CCLOAD" attach bpf_dctcp --set shift_g=-1
+check_fails "bad boolean" "is not a boolean" "$CCLOAD" attach bpf_dctcp --set clamp_alpha_on_loss=maybe
+check_fails "--set without =" "wants key=value" "$CCLOAD" attach bpf_dctcp --set shift_g
+check_fails "unknown command" "unknown command" "$CCLOAD" frobnicate
+check_fails "unknown option" "unrecognized option|unknown option" "$CCLOAD" attach bpf_dctcp --frob
+check_fails "stats of an unknown algorithm" "unknown algorithm" "$CCLOAD" stats bpf_nope
+check_fails "stats --watch 0" "is not a number of seconds" "$CCLOAD" stats --watch 0
+check_fails "detach of an unknown algorithm" "not registered" "$CCLOAD" detach bpf_nope
+check_fails "tc: rate below 1mbit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 5kbit
+check_fails "tc: rate without a unit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 100
+check_fails "tc: K above the buffer" "must be below --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --ecn-k 20kb
+check_fails "tc: class limit above the buffer" "above --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --class-limit 1=20kb
+check_fails "tc: class out of range" "bad value" "$CCLOAD" tc attach lo switch --class-limit 9=1kb
+check_fails "tc: no such device" "no device 'nodev0'" "$CCLOAD" tc attach nodev0 switch
+check_fails "tc: stats without a switch" "no switch attached" "$CCLOAD" tc stats lo
+check "registration unchanged after all of these" unchanged
+
+echo "environment"
+cp "$CCLOAD" "$TMP/ccload" && chmod 755 "$TMP" "$TMP/ccload"
+check_fails "not root" "must run as root" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/ccload" attach bpf_dctcp
+check_fails "no kernel BTF" "no kernel BTF at /sys/kernel/btf/vmlinux" \
+	unshare -m sh -c "mount -t tmpfs none /sys/kernel/btf && exec '$CCLOAD' attach bpf_dctcp"
+check "registration unchanged" unchanged
+
+# Without bpffs, attach mounts it (in a private mount namespace here, so
+# the host's bpffs is untouched) and goes on.
+out=$(unshare -m sh -c "while umount /sys/fs/bpf 2>/dev/null; do :; done
+	'$CCLOAD' attach bpf_dctcp --set shift_g=5 && test -e /sys/fs/bpf/ccsuite/bpf_dctcp/ops &&
+	'$CCLOAD' detach bpf_dctcp" 2>&1)
+rc=$?
+check "missing bpffs is mounted and attach works (exit $rc)" grep -q "mounted bpffs" <<<"$out"
+[ $rc -eq 0 ] || echo "$out"
+"$CCLOAD" -q attach bpf_dctcp
+id=$(cc_map_id bpf_dctcp)
+
+echo "verifier rejection"
+BAD=$TOPO_ROOT/build/test/bad_cc.bpf.o
+err=$("$CCLOAD" attach --obj "$BAD" 2>&1 >/dev/null)
+rc=$?
+echo "$err" | sed 's/^/    | /' | tail -n 8
+check "exit non-zero ($rc)" [ $rc -ne 0 ]
+check "says the kernel refused it" grep -q "the kernel refused to load it" <<<"$err"
+check "shows the verifier log's tail" grep -q "verifier log (last 20 lines" <<<"$err"
+check "the tail names the bad access" grep -Eq "invalid|access|not allowed|no write support" <<<"$err"
+lines_v=$("$CCLOAD" -v attach --obj "$BAD" 2>&1 | wc -l)
+check_range "-v prints more of the log" "$lines_v" $(($(wc -l <<<"$err") + 1)) 1e9
+check "nothing registered or pinned, bpf_dctcp unchanged" unchanged
+
+echo "--help on every subcommand"
+for sub in list attach detach stats tc; do
+	check "ccload $sub --help" bash -c "'$CCLOAD' $sub --help | grep -q '^Usage: ccload $sub'"
+done
+check "ccload --help" bash -c "'$CCLOAD' --help | grep -q '^Usage: ccload'"
