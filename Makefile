@@ -82,7 +82,7 @@ KERN_SRCS := $(filter-out %.bpf.c,$(wildcard test/kern/*.c))
 KERN_BIN  := $(BUILD)/test/kern
 
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) | $(BUILD)/test
-	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion
+	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
 $(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(KERN_SRCS) -o $@ -lcriterion $(LDLIBS_BPF)

@@ -18,14 +18,14 @@ char _license[] SEC("license") = "GPL";
 
 /* Tunables (ccload attach bpf_dctcp --set name=value), fixed at load. */
 const volatile __u32 shift_g = 4;			/* g = 1 / 2^shift_g */
-const volatile __u32 alpha_on_init = DCTCP_MAX_ALPHA;	/* start cautious */
+const volatile __u32 alpha_on_init = DCTCP_MAX_ALPHA;	/* 1/1024 units; start cautious */
 const volatile __u32 clamp_alpha_on_loss = 0;		/* alpha := 1 after RTO */
 
 struct dctcp_ca {
 	__u32 old_delivered;
 	__u32 old_delivered_ce;
 	__u32 prior_rcv_nxt;
-	__u32 alpha;
+	__u32 alpha;		/* 1.0 = DCTCP_ALPHA_ONE */
 	__u32 next_seq;
 	__u32 ce_state;
 	__u32 loss_cwnd;
@@ -51,7 +51,7 @@ void BPF_PROG(dctcp_init, struct sock *sk)
 	ca->ecn = tcp_ecn_ok(tp) || sk->__sk_common.skc_state == TCP_LISTEN ||
 		  sk->__sk_common.skc_state == TCP_CLOSE;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
-	ca->alpha = min(alpha_on_init, DCTCP_MAX_ALPHA);
+	ca->alpha = dctcp_alpha_from_1024(alpha_on_init);
 	ca->loss_cwnd = 0;
 	ca->ce_state = 0;
 	dctcp_reset(tp, ca);
@@ -128,7 +128,7 @@ void BPF_PROG(dctcp_set_state, struct sock *sk, __u8 new_state)
 	    new_state != inet_csk(sk)->icsk_ca_state)
 		dctcp_react_to_loss(sk);
 	if (new_state == TCP_CA_Loss && clamp_alpha_on_loss)
-		ca->alpha = DCTCP_MAX_ALPHA;
+		ca->alpha = DCTCP_ALPHA_ONE;
 }
 
 /* Receiver: ECN-Echo must follow the CE state of the data exactly (RFC 8257

@@ -3,20 +3,39 @@
  * DCTCP (RFC 8257) arithmetic, shared by bpf/dctcp.bpf.c and the host unit
  * tests.  No kernel types: every input is a plain integer.
  *
- * alpha is a fixed-point fraction in [0, DCTCP_MAX_ALPHA] (1024 = 1.0), kept
- * as Linux keeps it, so that g = 2^-shift_g needs no division:
+ * alpha is a fixed-point fraction, 1.0 = 2^20, updated once per window with
+ * g = 2^-shift_g without a division by g:
  *   alpha <- (1 - g) * alpha + g * F,   F = delivered_ce / delivered
- * and the window on a congestion signal is
- *   cwnd <- cwnd * (1 - alpha / 2).
+ * and the window on a congestion signal is cwnd <- cwnd * (1 - alpha / 2).
+ *
+ * Linux keeps alpha in 10 bits (1.0 = 1024).  There, once alpha is below
+ * 2^shift_g units, the decay alpha >> shift_g is 0 and min_not_zero() wipes
+ * alpha instead, so under light marking (g * F < 2^shift_g units, F < 1/4
+ * with g = 1/16) alpha sticks at g * F instead of converging to F.  With 20
+ * bits the same rule only ends in 0 below 16 * 2^-20, i.e. when marking
+ * has stopped.  Tunables and stats keep the familiar 1/1024 units.
  */
 #ifndef CCSUITE_DCTCP_H
 #define CCSUITE_DCTCP_H
 
 #include "stats.h"
 
-#define DCTCP_MAX_ALPHA		1024U
-#define DCTCP_ALPHA_SHIFT	10	/* log2(DCTCP_MAX_ALPHA) */
-#define DCTCP_MAX_SHIFT_G	DCTCP_ALPHA_SHIFT
+#define DCTCP_ALPHA_SHIFT	20
+#define DCTCP_ALPHA_ONE		(1U << DCTCP_ALPHA_SHIFT)
+#define DCTCP_MAX_ALPHA		1024U	/* 1.0 in the tunables' 1/1024 units */
+#define DCTCP_MAX_SHIFT_G	16
+
+static inline __u32 dctcp_alpha_from_1024(__u32 a1024)
+{
+	if (a1024 > DCTCP_MAX_ALPHA)
+		a1024 = DCTCP_MAX_ALPHA;
+	return a1024 << (DCTCP_ALPHA_SHIFT - 10);
+}
+
+static inline __u32 dctcp_alpha_to_1024(__u32 alpha)
+{
+	return alpha >> (DCTCP_ALPHA_SHIFT - 10);
+}
 
 /* Stats slots of bpf_dctcp, after the common ones (bpf/lib/stats.h). */
 enum dctcp_stat {
@@ -30,9 +49,8 @@ enum dctcp_stat {
 };
 
 /*
- * One once-per-window update.  The gain keeps alpha's fraction bits so that
- * a small F still moves it: g * F = delivered_ce * 2^(10 - shift_g) / delivered.
- * Decay subtracts at least 1 so alpha reaches 0 when marking stops.
+ * One once-per-window update: decay by g (at least 1 unit, so alpha reaches
+ * exactly 0 when marking stops), then add g * F with F's fraction bits.
  */
 static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
 				     __u32 delivered_ce, __u32 shift_g)
@@ -41,8 +59,8 @@ static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
 
 	if (shift_g > DCTCP_MAX_SHIFT_G)
 		shift_g = DCTCP_MAX_SHIFT_G;
-	if (alpha > DCTCP_MAX_ALPHA)
-		alpha = DCTCP_MAX_ALPHA;
+	if (alpha > DCTCP_ALPHA_ONE)
+		alpha = DCTCP_ALPHA_ONE;
 	if (delivered_ce > delivered)	/* cannot happen; keep F <= 1 */
 		delivered_ce = delivered;
 
@@ -53,8 +71,8 @@ static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
 			     delivered;
 
 		alpha += (__u32)gain;
-		if (alpha > DCTCP_MAX_ALPHA)
-			alpha = DCTCP_MAX_ALPHA;
+		if (alpha > DCTCP_ALPHA_ONE)
+			alpha = DCTCP_ALPHA_ONE;
 	}
 	return alpha;
 }
@@ -62,9 +80,12 @@ static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
 /* cwnd * (1 - alpha/2), at least 2 segments. */
 static inline __u32 dctcp_ssthresh_of(__u32 cwnd, __u32 alpha)
 {
-	__u32 cut = (__u32)(((__u64)cwnd * alpha) >> (DCTCP_ALPHA_SHIFT + 1));
-	__u32 next = cwnd - cut;
+	__u32 cut, next;
 
+	if (alpha > DCTCP_ALPHA_ONE)
+		alpha = DCTCP_ALPHA_ONE;
+	cut = (__u32)(((__u64)cwnd * alpha) >> (DCTCP_ALPHA_SHIFT + 1));
+	next = cwnd - cut;
 	return next > 2 ? next : 2;
 }
 

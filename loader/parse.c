@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +13,23 @@ struct unit {
 	uint64_t div;
 };
 
-/* Strict unsigned decimal/hex: no sign, no spaces, no trailing junk. */
+/* Strict unsigned decimal, or hex with 0x: no sign, no spaces, no junk
+ * (a leading 0 is not octal). */
 int parse_u64(const char *s, uint64_t *out)
 {
 	unsigned long long v;
+	int base = 10;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		if (!isxdigit((unsigned char)s[2]))
+			return -EINVAL;
+	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (errno || *end)
@@ -86,12 +94,16 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n,
 
 		if (strcasecmp(p, u->name))
 			continue;
+		uint64_t part;
+
 		if (ip && u->mul > UINT64_MAX / ip)
 			return -ERANGE;
 		v = ip * u->mul / u->div;
 		/* frac / scale * mul / div, without overflow for our units */
-		v += frac * (u->mul / u->div) / scale;
-		*out = v;
+		part = frac * (u->mul / u->div) / scale;
+		if (v > UINT64_MAX - part)
+			return -ERANGE;
+		*out = v + part;
 		return 0;
 	}
 	return -EINVAL;

@@ -283,7 +283,7 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset)
 	print_stats(dev, &c, &s, json);
 	if (reset) {
 		/* Keep the queue itself (the real one still holds it). */
-		struct sw_state z = { .backlog = s.backlog, .last_ns = s.last_ns,
+		struct sw_state z = { .backlog = s.backlog, .last_ns = s.last_ns, .drain_rem = s.drain_rem,
 				      .max_backlog = s.backlog };
 
 		if (bpf_map_update_elem(fd, &zero, &z, BPF_F_LOCK))

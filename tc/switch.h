@@ -57,6 +57,8 @@ struct sw_state {
 	__u64 busy_ns;		/* time observed since the first packet */
 	__u64 area;		/* integral of backlog over time, byte*us */
 	__u64 max_backlog;
+	__u64 drain_rem;	/* bit*ns the link sent beyond whole bytes */
+	__u64 area_rem;		/* 2*byte*ns beyond whole byte*us */
 	struct sw_class_stats cls[SW_CLASSES];
 };
 
@@ -79,6 +81,32 @@ static inline __u64 sw_ns_for(__u64 bytes, __u64 rate_bps)
 	return bytes * 8 * NSEC_PER_SEC / rate_bps;
 }
 
+/*
+ * Bytes sent in @dt_ns (< the time to empty a full buffer), carrying the
+ * fraction of a byte to the next call in *@rem: packets a few hundred ns
+ * apart must not each lose their fraction, or the virtual queue drains
+ * slower than the link.
+ */
+static inline __u64 sw_drain(__u64 dt_ns, __u64 rate_bps, __u64 *rem)
+{
+	__u64 secs = dt_ns / NSEC_PER_SEC, rest = dt_ns % NSEC_PER_SEC;
+	__u64 num = rest * rate_bps + secs * (rate_bps % 8) * NSEC_PER_SEC + *rem;
+
+	*rem = num % (8 * NSEC_PER_SEC);
+	return secs * (rate_bps / 8) + num / (8 * NSEC_PER_SEC);
+}
+
+/* Add (b0 + b1) / 2 * t_ns to the byte*us integral, carrying what is left
+ * below 1 byte*us in *@rem (short steps must not round to nothing). */
+static inline void sw_area_add(struct sw_state *s, __u64 b0, __u64 b1, __u64 t_ns)
+{
+	__u64 sum = b0 + b1;	/* < 2^27 for SW_BUFFER_MAX */
+	__u64 lo = sum * (t_ns % 2000) + s->area_rem;
+
+	s->area += sum * (t_ns / 2000) + lo / 2000;
+	s->area_rem = lo % 2000;
+}
+
 /* Drain the queue to @now, adding the backlog's time integral (the queue
  * falls linearly until empty). */
 static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
@@ -99,13 +127,14 @@ static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
 	if (dt >= t_empty) {
 		b1 = 0;
 		t = t_empty;
+		s->drain_rem = 0;
 	} else {
-		__u64 sent = sw_bytes_in(dt, rate_bps);
+		__u64 sent = sw_drain(dt, rate_bps, &s->drain_rem);
 
 		b1 = sent < b0 ? b0 - sent : 0;
 		t = dt;
 	}
-	s->area += (b0 + b1) / 2 * (t / 1000);
+	sw_area_add(s, b0, b1, t);
 	s->backlog = b1;
 }
 

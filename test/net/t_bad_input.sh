@@ -18,7 +18,7 @@ unchanged() {
 echo "arguments"
 check_fails "unknown algorithm" "unknown algorithm 'bpf_nope'" "$CCLOAD" attach bpf_nope
 check_fails "unknown tunable" "has no tunable 'nope'" "$CCLOAD" attach bpf_dctcp --set nope=1
-check_fails "tunable out of range" "out of range \[0, 10\]" "$CCLOAD" attach bpf_dctcp --set shift_g=11
+check_fails "tunable out of range" "out of range \[0, 16\]" "$CCLOAD" attach bpf_dctcp --set shift_g=17
 check_fails "unparsable tunable" "'abc' is not an unsigned integer" "$CCLOAD" attach bpf_dctcp --set shift_g=abc
 check_fails "negative tunable" "is not an unsigned integer" "$CCLOAD" attach bpf_dctcp --set shift_g=-1
 check_fails "bad boolean" "is not a boolean" "$CCLOAD" attach bpf_dctcp --set clamp_alpha_on_loss=maybe
