@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# bench/trace/ccflows.bt shows, live, the flows that use a suite CC (and
+# only those): a bpf_dctcp and a cubic transfer run side by side under it.
+source "$(dirname "$0")/lib.sh"
+
+SCRIPT=$TOPO_ROOT/bench/trace/ccflows.bt
+TMP=$(mktemp -d)
+topo_init
+trap 'topo_cleanup; kill $bt 2>/dev/null; wait $bt 2>/dev/null; rm -rf "$TMP"; "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1' EXIT
+
+"$CCLOAD" -q attach bpf_dctcp
+topo_node h
+topo_bg h "$TCPXFER" server -B 127.0.0.1 -p 5621 -C bpf_dctcp -n 1 >/dev/null
+topo_bg h "$TCPXFER" server -B 127.0.0.1 -p 5622 -C cubic -n 1 >/dev/null
+
+# tracefs in a private mount namespace: the host's mounts stay as they are.
+unshare -m sh -c "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	exec timeout 25 bpftrace '$SCRIPT'" >"$TMP/out" 2>"$TMP/err" &
+bt=$!
+for _ in $(seq 100); do grep -q '^Tracing' "$TMP/out" && break; sleep 0.2; done
+check "bpftrace started" grep -q '^Tracing' "$TMP/out"
+
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5621 -C bpf_dctcp -t 3 -r 100e6 >/dev/null &
+c1=$!
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5622 -C cubic -t 3 -r 100e6 >/dev/null &
+c2=$!
+wait $c1 $c2
+sleep 1.2
+kill -INT $bt 2>/dev/null
+wait $bt 2>/dev/null
+sed -n '1,12p' "$TMP/out" | sed 's/^/    | /'
+[ -s "$TMP/err" ] && sed 's/^/    ! /' "$TMP/err" | grep -v RLIMIT_MEMLOCK | head -5
+
+# Rows: CC CWND SSTHRESH SRTT_us PACING FLOW...; the sender is 127.0.0.1:X -> 127.0.0.1:5621
+rows=$(awk '$1 == "bpf_dctcp" && $NF == "127.0.0.1:5621"' "$TMP/out")
+check "the bpf_dctcp sender's flow is listed" test -n "$rows"
+cwnd=$(awk 'NR == 1 { print $2 }' <<<"$rows")
+srtt=$(awk 'NR == 1 { print $4 }' <<<"$rows")
+check_range "its cwnd (segments)" "$cwnd" 2 100000
+check_range "its srtt (us, loopback)" "$srtt" 1 100000
+check "the cubic flows are not listed" bash -c "! grep -q ':5622' '$TMP/out'"
