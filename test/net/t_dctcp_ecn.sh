@@ -80,3 +80,8 @@ echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$s
 check_range "cubic: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
 check_range "cubic: max queue reaches the buffer (bytes)" "$(jfield "$sw" .max_backlog)" $((BUF_B * 9 / 10)) $BUF_B
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
+
+echo "the switch detaches"
+check "tc detach" "$CCLOAD" -q tc detach "$BN_DEV" -n "$BN_NS"
+check_fails "no switch left on the port" "no switch attached" "$CCLOAD" tc stats "$BN_DEV" -n "$BN_NS"
+check "no filter left on the port" bash -c "[ -z \"\$(tc -n $BN_NS filter show dev $BN_DEV egress)\" ]"
