@@ -1,39 +1,60 @@
 # shellcheck shell=bash
 # The test-network builder, shared by test/net and bench/ (source it).
 #
-# Hosts are network namespaces joined by veth pairs.  The bottleneck is a
-# router port whose egress has ccsuite's switch program (virtual queue: ECN
-# marking at K, drops above the buffer or a class limit) followed by a tbf
-# qdisc that realizes the same rate, with a limit above the buffer so that
-# the switch, not tbf, decides every drop.  Offloads are off on every port
-# so the switch and tbf see wire-sized packets.
+# Hosts are network namespaces joined by links: veth pairs, or, where a link
+# has propagation delay, a delay backend:
+#   netem  veth + netem on each end's egress (kernels that have netem; the
+#          standard method, as Mininet uses)
+#   vde    two tap devices (one per namespace) on two vde_switch processes
+#          joined by VDE wirefilter (kernels without netem, as this one);
+#          1 ms clock resolution: delay only, rate and buffer stay in tbf
+# The backend is chosen once per run (netem when the kernel has it), can be
+# forced with TOPO_DELAY=netem|vde, and is in $TOPO_DELAY for results.
 #
-# Names are unique per run (ccs<pid>x<rand>-<node>); topo_cleanup (run from
-# an EXIT trap set by topo_init) removes everything this run made, and
-# topo_reap removes what killed runs left behind.
+# A bottleneck is a router port whose egress has ccsuite's switch program
+# (virtual queue: ECN marking at K, drops above the buffer or a class limit)
+# followed by tbf at the same rate with a larger limit, so the switch, not
+# tbf, decides every drop.  Offloads are off on every port.
 #
-#   topo_init                       start a run (sets TOPO_ID, the trap)
-#   topo_node NAME                  a host (netns TOPO_ID-NAME)
-#   topo_link A B                   veth between hosts A and B, a /24 of its own;
-#                                   sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
-#   topo_dumbbell N RATE BUFFER K   s1..sN -> r -> d, bottleneck r -> d;
-#                                   sets IP_D, IP_S1.., BN_NS, BN_DEV
-#   topo_bottleneck NODE DEV RATE BUFFER K   switch + tbf on NODE's DEV
-#   topo_exec NAME cmd...           run in host NAME
-#   topo_bg NAME cmd...             same, in the background (killed at cleanup)
-#   topo_default_cc NAME CC         the CC new sockets of host NAME use
+# Names are unique per run (ccs<pid>x<rand>-<node>); topo_cleanup (an EXIT
+# trap set by topo_init) removes the namespaces and the VDE processes of the
+# run, and topo_reap removes what killed runs left behind.
+#
+#   topo_init                          start a run (TOPO_ID, TOPO_DELAY, traps)
+#   topo_node NAME                     a host (netns TOPO_ID-NAME)
+#   topo_link A B [D_AB [D_BA]]        a link A-B, one-way delays in ms (default 0);
+#                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
+#   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
+#   topo_shape NODE DEV RATE           tbf only (an access rate; large buffer)
+#   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
+#   topo_default_cc NAME CC            the CC new sockets of host NAME use
+#   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
+# Topologies (each sets IP_<host> for every host and BN_NS/BN_DEV; BN_LIST
+# holds every bottleneck as ns:dev):
+#   topo_dumbbell N RATE BUFFER K [DELAYS [ACCESS]]  s1..sN -> r -> d; DELAYS and
+#                                      ACCESS are comma lists per sender (ms one-way
+#                                      on s_i-r, access rates)
+#   topo_parking_lot RATE BUFFER K D   l -> r1 =bn1= r2 =bn2= r3 -> ld; cross traffic
+#                                      c1 -> x1 over bn1, c2 -> x2 over bn2; D ms per hop
+#   topo_wan3 RATE BUFFER K HOSTS SCALE  three sites b1 b2 b3 linked 20/30/40 ms one
+#                                      way (x SCALE); hosts h<site>_<i> behind each
+#   topo_two_path RATE BUFFER K D1 D2  a -r1-> b and a -r2-> b (MPTCP endpoints set)
+#   topo_shared_two_path RATE BUFFER K D   a (two paths) and c (one) -> r -> b
 
 TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
+TOPO_RUNS=/run/ccsuite/topo
 TOPO_NODES=()
 TOPO_PIDS=()
 TOPO_LINKS=0
+BN_LIST=()
+declare -A TOPO_NETEM=()	# "ns dev" -> netem args, for topo_bottleneck
 
 topo_ns() { echo "$TOPO_ID-$1"; }
 
-# Namespaces of runs whose process is gone.
+# What runs whose process is gone left behind: namespaces, VDE processes.
 topo_reap() {
-	local ns pid
+	local ns pid d
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^ccs[0-9]+x[0-9]+-' || true); do
 		pid=${ns#ccs}
 		pid=${pid%%x*}
@@ -42,6 +63,14 @@ topo_reap() {
 			ip netns del "$ns" 2>/dev/null || true
 		fi
 	done
+	for d in "$TOPO_RUNS"/ccs*; do
+		[ -d "$d" ] || continue
+		pid=${d##*/ccs}
+		pid=${pid%%x*}
+		kill -0 "$pid" 2>/dev/null && continue
+		cat "$d"/*.pid 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+		rm -rf "$d"
+	done
 }
 
 topo_cleanup() {
@@ -49,17 +78,52 @@ topo_cleanup() {
 	for pid in "${TOPO_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
+	for pid in "${TOPO_PIDS[@]}"; do
+		wait "$pid" 2>/dev/null || true	# reap: no zombies left behind
+	done
+	if [ -n "${TOPO_RUN:-}" ] && [ -d "$TOPO_RUN" ]; then
+		cat "$TOPO_RUN"/*.pid 2>/dev/null | xargs -r kill 2>/dev/null || true
+	fi
 	for n in "${TOPO_NODES[@]}"; do
 		ip netns pids "$(topo_ns "$n")" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$(topo_ns "$n")" 2>/dev/null || true
 	done
+	[ -n "${TOPO_RUN:-}" ] && rm -rf "$TOPO_RUN"
 	TOPO_NODES=()
 	TOPO_PIDS=()
+	BN_LIST=()
+}
+
+# netem if this kernel has it (tried in a throwaway namespace), else vde.
+topo_delay_backend() {
+	local probe="ccs$$x0probe"
+	if [ -n "${TOPO_DELAY:-}" ]; then
+		echo "$TOPO_DELAY"
+		return
+	fi
+	ip netns add "$probe" 2>/dev/null || true
+	if ip netns exec "$probe" tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
+		echo netem
+	else
+		echo vde
+	fi
+	ip netns del "$probe" 2>/dev/null || true
 }
 
 topo_init() {
 	TOPO_ID="ccs$$x$RANDOM"
+	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
 	topo_reap
+	mkdir -p "$TOPO_RUN"
+	TOPO_DELAY=$(topo_delay_backend)
+	case $TOPO_DELAY in
+	netem | vde) ;;
+	*) echo "topo: unknown delay backend '$TOPO_DELAY' (netem or vde)" >&2; return 1 ;;
+	esac
+	if [ "$TOPO_DELAY" = vde ] && ! command -v wirefilter >/dev/null; then
+		echo "topo: the vde delay backend needs vde2 (make deps)" >&2
+		return 1
+	fi
 	trap 'topo_cleanup' EXIT
 	trap 'exit 130' INT TERM
 }
@@ -70,8 +134,9 @@ topo_node() {
 	ip netns add "$ns"
 	TOPO_NODES+=("$1")
 	ip -n "$ns" link set lo up
-	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv4.tcp_no_metrics_save=1
+	# rp_filter off: multipath hosts receive on one port for another's address.
+	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.tcp_no_metrics_save=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 }
 
 topo_exec() {
@@ -98,32 +163,60 @@ _topo_port_up() {
 	ip netns exec "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1 || true
 }
 
-topo_link() {
-	local a=$1 b=$2 net
-	TOPO_LINKS=$((TOPO_LINKS + 1))
-	net="10.200.$TOPO_LINKS"
-	LINK_IF_A="v$TOPO_LINKS$b"
-	LINK_IF_B="v$TOPO_LINKS$a"
-	LINK_IP_A="$net.1"
-	LINK_IP_B="$net.2"
-	ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
-		peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
-	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A"
-	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
+# A tap in each namespace on its own vde_switch, the two joined by a
+# wirefilter that delays each direction.  They run in the foreground as
+# children of this shell (daemons would be reparented to an init that may
+# not reap them); their consoles read a FIFO opened read-write, which never
+# reaches EOF (EOF on stdin makes them exit).
+_topo_vde_pair() {
+	local a=$1 b=$2 ifa=$3 ifb=$4 dab=$5 dba=$6 dir=$TOPO_RUN/vde$TOPO_LINKS i
+	mkdir -p "$dir"
+	mkfifo "$dir/console"
+	# (a background job's stdin is /dev/null unless redirected on the job)
+	ip netns exec "$(topo_ns "$a")" vde_switch -s "$dir/a" -t "$ifa" <>"$dir/console" >/dev/null 2>&1 &
+	TOPO_PIDS+=($!)
+	ip netns exec "$(topo_ns "$b")" vde_switch -s "$dir/b" -t "$ifb" <>"$dir/console" >/dev/null 2>&1 &
+	TOPO_PIDS+=($!)
+	for i in $(seq 50); do
+		[ -S "$dir/a/ctl" ] && [ -S "$dir/b/ctl" ] && break
+		sleep 0.1
+	done
+	wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" <>"$dir/console" >/dev/null 2>&1 &
+	TOPO_PIDS+=($!)
+	echo $! >"$TOPO_RUN/wf$TOPO_LINKS.pid"
+	for i in $(seq 50); do
+		ip -n "$(topo_ns "$a")" link show "$ifa" >/dev/null 2>&1 &&
+			ip -n "$(topo_ns "$b")" link show "$ifb" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
 }
 
-# Realize rate and buffer: the switch judges, tbf paces.  tbf's burst is
-# the smallest that still passes one MTU-sized packet per token refill.
-topo_bottleneck() {
-	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns
-	ns=$(topo_ns "$node")
-	local args=(--rate "$rate" --buffer "$buffer")
-	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
-	"$CCLOAD" -q tc attach "$dev" switch -n "$ns" "${args[@]}" >/dev/null
-	tc -n "$ns" qdisc replace dev "$dev" root tbf rate "$rate" burst 3028 \
-		limit $(($(_topo_bytes "$buffer") * 2 + 65536))
-	BN_NS=$ns
-	BN_DEV=$dev
+_topo_fmt_ms() { awk -v v="$1" 'BEGIN { printf "%d", v + 0.5 }'; }
+
+topo_link() {
+	local a=$1 b=$2 dab=${3:-0} dba=${4:-${3:-0}} net
+	TOPO_LINKS=$((TOPO_LINKS + 1))
+	net=${TOPO_NET:-10.200.$TOPO_LINKS}
+	LINK_IF_A="e$TOPO_LINKS-${b:0:10}"
+	LINK_IF_B="e$TOPO_LINKS-${a:0:10}"
+	LINK_IP_A="$net.1"
+	LINK_IP_B="$net.2"
+	if [ "$dab" = 0 ] && [ "$dba" = 0 ]; then
+		ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
+			peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
+	elif [ "$TOPO_DELAY" = netem ]; then
+		ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
+			peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
+		TOPO_NETEM["$(topo_ns "$a") $LINK_IF_A"]="delay ${dab}ms limit 100000"
+		TOPO_NETEM["$(topo_ns "$b") $LINK_IF_B"]="delay ${dba}ms limit 100000"
+		tc -n "$(topo_ns "$a")" qdisc add dev "$LINK_IF_A" root netem delay "${dab}ms" limit 100000
+		tc -n "$(topo_ns "$b")" qdisc add dev "$LINK_IF_B" root netem delay "${dba}ms" limit 100000
+	else
+		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
+			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")"
+	fi
+	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A"
+	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
 }
 
 # tc size units to bytes (k/kb = 1024, as tc and ccload read them).
@@ -137,23 +230,178 @@ _topo_bytes() {
 	esac
 }
 
+# tbf at @rate; a netem delay already on the port moves under it.
+_topo_tbf() {
+	local ns=$1 dev=$2 rate=$3 limit=$4 netem=${TOPO_NETEM["$1 $2"]:-}
+	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null || true
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst 3028 limit "$limit"
+	if [ -n "$netem" ]; then
+		# shellcheck disable=SC2086
+		tc -n "$ns" qdisc add dev "$dev" parent 1:1 handle 10: netem $netem
+	fi
+}
+
+# Realize rate and buffer: the switch judges, tbf paces.  tbf's burst is
+# two MTU-sized packets: the smallest that keeps the rate exact.
+topo_bottleneck() {
+	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns
+	shift 5
+	ns=$(topo_ns "$node")
+	local args=(--rate "$rate" --buffer "$buffer" "$@")
+	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
+	"$CCLOAD" -q tc attach "$dev" switch -n "$ns" "${args[@]}" >/dev/null
+	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))
+	BN_LIST+=("$ns:$dev")
+	BN_NS=${BN_LIST[0]%%:*}
+	BN_DEV=${BN_LIST[0]#*:}
+}
+
+topo_shape() {
+	_topo_tbf "$(topo_ns "$1")" "$2" "$3" 4000000
+}
+
+# Switch counters of bottleneck @i (default the first) as JSON.
+topo_switch_stats() {
+	local i=0
+	if [[ ${1:-} =~ ^[0-9]+$ ]]; then i=$1; shift; fi
+	local bn=${BN_LIST[$i]}
+	"$CCLOAD" -q tc stats "${bn#*:}" -n "${bn%%:*}" --json "$@"
+}
+
+_topo_ip() { printf -v "IP_$1" '%s' "$2"; }
+
+# ---- topologies ----
+
 topo_dumbbell() {
-	local n=$1 rate=$2 buffer=$3 k=$4 i
+	local n=$1 rate=$2 buffer=$3 k=$4 delays=${5:-} access=${6:-} i d a
+	local -a dl ac
+	IFS=, read -r -a dl <<<"$delays"
+	IFS=, read -r -a ac <<<"$access"
 	topo_node r
 	topo_node d
 	topo_link r d
 	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
-	IP_D=$LINK_IP_B
+	_topo_ip D "$LINK_IP_B"
 	topo_exec d ip route add default via "$LINK_IP_A"
 	for ((i = 1; i <= n; i++)); do
+		d=${dl[i - 1]:-${dl[0]:-0}}
+		a=${ac[i - 1]:-}
 		topo_node "s$i"
-		topo_link "s$i" r
+		topo_link "s$i" r "$d" "$d"
 		topo_exec "s$i" ip route add default via "$LINK_IP_B"
-		printf -v "IP_S$i" '%s' "$LINK_IP_A"
+		[ -n "$a" ] && [ "$a" != 0 ] && topo_shape "s$i" "$LINK_IF_A" "$a"
+		_topo_ip "S$i" "$LINK_IP_A"
 	done
 }
 
-# Switch counters of the bottleneck as JSON (--reset zeroes them after).
-topo_switch_stats() {
-	"$CCLOAD" -q tc stats "$BN_DEV" -n "$BN_NS" --json "$@"
+topo_parking_lot() {
+	local rate=$1 buffer=$2 k=$3 d=$4 r12a r12b r23a r23b
+	topo_node r1; topo_node r2; topo_node r3
+	topo_link r1 r2 "$d" "$d"; r12a=$LINK_IP_A; r12b=$LINK_IP_B
+	topo_bottleneck r1 "$LINK_IF_A" "$rate" "$buffer" "$k"
+	topo_link r2 r3 "$d" "$d"; r23a=$LINK_IP_A; r23b=$LINK_IP_B
+	topo_bottleneck r2 "$LINK_IF_A" "$rate" "$buffer" "$k"
+	local h r gw
+	for h in l:r1 c1:r1 x1:r2 c2:r2 ld:r3 x2:r3; do
+		r=${h#*:}
+		h=${h%%:*}
+		topo_node "$h"
+		topo_link "$h" "$r"
+		topo_exec "$h" ip route add default via "$LINK_IP_B"
+		_topo_ip "${h^^}" "$LINK_IP_A"
+	done
+	# Routers: everything towards r3's side goes right, the rest left.
+	topo_exec r1 ip route add default via "$r12b"
+	topo_exec r3 ip route add default via "$r23a"
+	for h in L C1; do
+		gw=IP_$h
+		topo_exec r2 ip route add "${!gw%.*}.0/24" via "$r12a"
+	done
+	for h in LD X2; do
+		gw=IP_$h
+		topo_exec r2 ip route add "${!gw%.*}.0/24" via "$r23b"
+	done
+}
+
+# Sites 1, 2, 3; site s's hosts are in 10.10s.0.0/16.
+topo_wan3() {
+	local rate=$1 buffer=$2 k=$3 hosts=$4 scale=${5:-1} s t i d
+	local -A dl=([12]=20 [23]=30 [13]=40) gw=()
+	for s in 1 2 3; do topo_node "b$s"; done
+	for st in 12 23 13; do
+		s=${st:0:1} t=${st:1:1}
+		d=$(awk -v d="${dl[$st]}" -v f="$scale" 'BEGIN { print d * f }')
+		topo_link "b$s" "b$t" "$d" "$d"
+		topo_bottleneck "b$s" "$LINK_IF_A" "$rate" "$buffer" "$k"
+		topo_bottleneck "b$t" "$LINK_IF_B" "$rate" "$buffer" "$k"
+		gw[$s$t]=$LINK_IP_B
+		gw[$t$s]=$LINK_IP_A
+	done
+	for s in 1 2 3; do
+		for ((i = 1; i <= hosts; i++)); do
+			topo_node "h${s}_$i"
+			TOPO_NET="10.10$s.$i" topo_link "h${s}_$i" "b$s"
+			topo_exec "h${s}_$i" ip route add default via "$LINK_IP_B"
+			_topo_ip "H${s}_$i" "$LINK_IP_A"
+		done
+		for t in 1 2 3; do
+			[ "$s" = "$t" ] || topo_exec "b$s" ip route add "10.10$t.0.0/16" via "${gw[$s$t]}"
+		done
+	done
+}
+
+# a reaches b over r1 (a's first address) and r2 (its second, policy-routed),
+# each path with its own bottleneck r_i -> b; MPTCP may use both.
+topo_two_path() {
+	local rate=$1 buffer=$2 k=$3 d1=$4 d2=$5 p
+	topo_node a; topo_node b
+	for p in 1 2; do
+		local d=$d1
+		[ $p = 2 ] && d=$d2
+		topo_node "r$p"
+		topo_link a "r$p" "$d" "$d"
+		local aip=$LINK_IP_A rip=$LINK_IP_B
+		topo_link "r$p" b
+		topo_bottleneck "r$p" "$LINK_IF_A" "$rate" "$buffer" "$k"
+		topo_exec b ip route add "${aip%.*}.0/24" via "$LINK_IP_A"
+		topo_exec "r$p" ip route add default via "$LINK_IP_B"
+		_topo_ip "A$p" "$aip"
+		_topo_ip "B$p" "$LINK_IP_B"
+		topo_exec a ip rule add from "$aip" table $((100 + p))
+		topo_exec a ip route add default via "$rip" table $((100 + p))
+	done
+	topo_exec a ip route add default via "${IP_A1%.*}.2"
+	_topo_mptcp a b "$IP_A2"
+}
+
+# a has two ports to r (MPTCP subflows), c one; both share r -> b.
+topo_shared_two_path() {
+	local rate=$1 buffer=$2 k=$3 d=$4 p
+	topo_node a; topo_node b; topo_node c; topo_node r
+	for p in 1 2; do
+		topo_link a r "$d" "$d"
+		_topo_ip "A$p" "$LINK_IP_A"
+		topo_exec a ip rule add from "$LINK_IP_A" table $((100 + p))
+		topo_exec a ip route add default via "$LINK_IP_B" table $((100 + p))
+	done
+	topo_exec a ip route add default via "${IP_A1%.*}.2"
+	topo_link c r "$d" "$d"
+	_topo_ip C "$LINK_IP_A"
+	topo_exec c ip route add default via "$LINK_IP_B"
+	topo_link r b
+	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
+	_topo_ip B "$LINK_IP_B"
+	topo_exec b ip route add default via "$LINK_IP_A"
+	_topo_mptcp a b "$IP_A2"
+}
+
+# MPTCP: @a announces a subflow from @extra; both accept subflows.
+_topo_mptcp() {
+	local a=$1 b=$2 extra=$3 dev
+	for h in "$a" "$b"; do
+		topo_exec "$h" sysctl -qw net.mptcp.enabled=1
+		topo_exec "$h" ip mptcp limits set subflows 4 add_addr_accepted 4
+	done
+	dev=$(topo_exec "$a" ip -o addr show to "$extra" | awk '{print $2}')
+	topo_exec "$a" ip mptcp endpoint add "$extra" dev "$dev" subflow
 }
