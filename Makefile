@@ -14,7 +14,7 @@ ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__TARGET_ARCH_$(ARCH) \
 	      -Ivmlinux -Ibpf -Ibpf/lib -Itc
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader
+CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader -Ibench
 LDLIBS_BPF := -lbpf -lelf -lz
 
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).
@@ -28,7 +28,7 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 # The parts of the loader that unit tests link against (no libbpf calls).
 LOADER_PURE := $(BUILD)/loader/parse.o
 
-TOOLS     := $(BUILD)/tcpxfer
+TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
@@ -75,13 +75,16 @@ $(BUILD)/ccload: $(LOADER_OBJS)
 $(BUILD)/tcpxfer: bench/tcpxfer.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ -lm
 
+$(BUILD)/wlgen: bench/wlgen.c bench/cdf.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ -lm
+
 # ---- tests ----
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_BIN  := $(BUILD)/test/unit
 KERN_SRCS := $(filter-out %.bpf.c,$(wildcard test/kern/*.c))
 KERN_BIN  := $(BUILD)/test/kern
 
-$(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) | $(BUILD)/test
+$(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h bench/*.h) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
 $(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wlgen: flow-completion-time workloads for the test network.
+ *
+ *   wlgen server [-B addr] [-p port]
+ *   wlgen client -c addr[,addr...] [-p port] (--cdf FILE | --size BYTES)
+ *                --load L --rate RATE (--flows N | --duration S)
+ *                [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]
+ *                [--task-flows N --task-window MS] [--max-active N] [--drain S]
+ *
+ * The client is the sender (the CC is set before connect(), so ECN can be
+ * negotiated): flows arrive as a Poisson process whose rate makes the
+ * offered load L of a bottleneck of RATE, sizes drawn from an empirical CDF.
+ * A flow sends a 16-byte header (size, flow id, task id) and its bytes; the
+ * server answers one byte once it has them all, and the flow's completion
+ * time is from connect() to that byte.  With --task-flows, each arrival is a
+ * task of N flows whose starts spread uniformly over --task-window ms; the
+ * task completes with its last flow.
+ *
+ * Output, one JSON object per line: every flow and task as it completes,
+ * then a summary with the offered and achieved load.  Memory is bounded:
+ * at most --max-active flows are open at once (an arrival that finds the
+ * table full is counted as skipped, and the summary says so).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cdf.h"
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+#define HDR_LEN		16
+#define CHUNK		(64 * 1024)
+#define MAX_DSTS	64
+#define MAX_CCS		16
+
+static uint8_t zeros[CHUNK];
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "wlgen: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r)) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+static int set_nonblock(int fd)
+{
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* ---- server ---- */
+
+struct sconn {
+	int fd;
+	uint32_t hdr_got;
+	uint8_t hdr[HDR_LEN];
+	uint64_t left;
+};
+
+static int server(const char *addr, const char *port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *ai;
+	struct epoll_event ev, evs[256];
+	int lfd, ep, one = 1, n, i, err;
+
+	err = getaddrinfo(addr, port, &hints, &ai);
+	if (err) {
+		fprintf(stderr, "wlgen: %s: %s\n", addr ? addr : "*", gai_strerror(err));
+		return 1;
+	}
+	/* MPTCP listener when the kernel has it: it serves plain TCP too. */
+	lfd = socket(ai->ai_family, SOCK_STREAM, IPPROTO_MPTCP);
+	if (lfd < 0)
+		lfd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (lfd < 0)
+		die("socket");
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, ai->ai_addr, ai->ai_addrlen) || listen(lfd, 4096))
+		die("bind/listen");
+	freeaddrinfo(ai);
+	set_nonblock(lfd);
+	ep = epoll_create1(0);
+	ev.events = EPOLLIN;
+	ev.data.ptr = NULL;
+	epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	while (!stop) {
+		n = epoll_wait(ep, evs, 256, 500);
+		for (i = 0; i < n; i++) {
+			struct sconn *c = evs[i].data.ptr;
+			static uint8_t buf[CHUNK];
+			ssize_t r = -1;
+
+			if (!c) {
+				int fd;
+
+				while ((fd = accept(lfd, NULL, NULL)) >= 0) {
+					c = calloc(1, sizeof(*c));
+					if (!c) {
+						close(fd);
+						continue;
+					}
+					c->fd = fd;
+					set_nonblock(fd);
+					ev.events = EPOLLIN;
+					ev.data.ptr = c;
+					epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+				}
+				continue;
+			}
+			for (;;) {
+				size_t want = c->hdr_got < HDR_LEN ? HDR_LEN - c->hdr_got :
+					      (c->left < CHUNK ? c->left : CHUNK);
+
+				if (c->hdr_got == HDR_LEN && !c->left)
+					break;
+				r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf, want);
+				if (r <= 0)
+					break;
+				if (c->hdr_got < HDR_LEN) {
+					c->hdr_got += (uint32_t)r;
+					if (c->hdr_got == HDR_LEN) {
+						uint64_t be;
+
+						memcpy(&be, c->hdr, 8);
+						c->left = be64toh(be);
+					}
+				} else {
+					c->left -= (uint64_t)r;
+				}
+			}
+			if ((c->hdr_got == HDR_LEN && !c->left) || r == 0 ||
+			    (r < 0 && errno != EAGAIN)) {
+				if (c->hdr_got == HDR_LEN && !c->left)
+					(void)!write(c->fd, "", 1);	/* done: one byte */
+				close(c->fd);
+				free(c);
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- client ---- */
+
+struct opts {
+	const char *dsts[MAX_DSTS];
+	int n_dsts;
+	const char *port;
+	const char *ccs[MAX_CCS];
+	int n_ccs;
+	struct cdf cdf;
+	uint64_t fixed_size;
+	double load, rate_bps, duration, scale, drain;
+	uint64_t n_arrivals, seed;
+	int mptcp, task_flows, max_active;
+	double task_window_ms;
+};
+
+struct flow {
+	int fd;			/* -1: free slot */
+	uint32_t id, task;
+	uint64_t size, sent;	/* sent counts the header too */
+	uint64_t start_us;
+	int dst, cc;
+};
+
+struct task {
+	uint32_t id;
+	uint32_t left;		/* flows not yet completed (or failed) */
+	uint32_t flows, failed;
+	uint64_t bytes, start_us, end_us;
+};
+
+struct pending {		/* a flow waiting for its start time */
+	uint64_t at_us, size;
+	uint32_t task_slot;
+};
+
+static struct sockaddr_storage dst_addr[MAX_DSTS];
+static socklen_t dst_len[MAX_DSTS];
+
+static int resolve_dsts(struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->n_dsts; i++) {
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+		int err = getaddrinfo(o->dsts[i], o->port, &hints, &ai);
+
+		if (err) {
+			fprintf(stderr, "wlgen: %s: %s\n", o->dsts[i], gai_strerror(err));
+			return -1;
+		}
+		memcpy(&dst_addr[i], ai->ai_addr, ai->ai_addrlen);
+		dst_len[i] = ai->ai_addrlen;
+		freeaddrinfo(ai);
+	}
+	return 0;
+}
+
+static int parse_rate_bps(const char *s, double *out)
+{
+	static const struct { const char *u; double m; } units[] = {
+		{ "gbit", 1e9 }, { "mbit", 1e6 }, { "kbit", 1e3 }, { "bit", 1 },
+	};
+	char *end;
+	double v = strtod(s, &end);
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i].u) && v > 0) {
+			*out = v * units[i].m;
+			return 0;
+		}
+	return -1;
+}
+
+static void split(char *s, const char **out, int *n, int max)
+{
+	char *save = NULL, *t;
+
+	for (t = strtok_r(s, ",", &save); t && *n < max; t = strtok_r(NULL, ",", &save))
+		out[(*n)++] = t;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wlgen server [-B addr] [-p port]\n"
+		"       wlgen client -c addr[,addr...] [-p port] (--cdf FILE | --size BYTES)\n"
+		"                    --load L --rate RATE (--flows N | --duration S)\n"
+		"                    [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]\n"
+		"                    [--task-flows N --task-window MS] [--max-active N] [--drain S]\n"
+		"RATE in bit/s with a unit (100mbit).  Flows and tasks as JSON lines, then a summary.\n");
+}
+
+static void emit_task(const struct task *t, uint64_t t0)
+{
+	printf("{\"type\":\"task\",\"id\":%u,\"flows\":%u,\"failed\":%u,\"bytes\":%" PRIu64
+	       ",\"start_us\":%" PRIu64 ",\"tct_us\":%" PRIu64 "}\n",
+	       t->id, t->flows, t->failed, t->bytes, t->start_us - t0, t->end_us - t->start_us);
+}
+
+static int client(struct opts *o)
+{
+	struct epoll_event ev, evs[256];
+	struct flow *flows = calloc((size_t)o->max_active, sizeof(*flows));
+	struct task *tasks = calloc((size_t)o->max_active, sizeof(*tasks));
+	int max_pending = o->task_flows * 4 + 16;
+	struct pending *pend = calloc((size_t)max_pending, sizeof(*pend));
+	struct rng rng = { o->seed };
+	uint64_t t0, next_arrival, end_arrivals = 0, arrivals = 0, skipped = 0;
+	uint64_t completed = 0, failed = 0, bytes_done = 0, flow_ids = 0, last_done = 0;
+	double mean = o->fixed_size ? (double)o->fixed_size : cdf_mean(&o->cdf) * o->scale;
+	double task_mean = mean * o->task_flows;
+	double gap_us = task_mean * 8 / (o->load * o->rate_bps) * 1e6;
+	int ep, active = 0, n_pend = 0, i, n;
+
+	if (!flows || !tasks || !pend)
+		die("calloc");
+	for (i = 0; i < o->max_active; i++)
+		flows[i].fd = -1;
+	ep = epoll_create1(0);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	t0 = now_us();
+	next_arrival = t0 + (uint64_t)rng_exp(&rng, gap_us);
+	if (o->duration > 0)
+		end_arrivals = t0 + (uint64_t)(o->duration * 1e6);
+
+	for (;;) {
+		uint64_t now = now_us();
+		bool arriving = !stop && (o->n_arrivals ? arrivals < o->n_arrivals :
+					 now < end_arrivals);
+		int timeout;
+
+		/* New task arrivals: schedule their flows. */
+		while (arriving && now >= next_arrival && n_pend + o->task_flows <= max_pending) {
+			int slot = -1;
+
+			for (i = 0; i < o->max_active; i++)
+				if (!tasks[i].left) {
+					slot = i;
+					break;
+				}
+			arrivals++;
+			if (slot < 0) {
+				skipped++;
+			} else {
+				struct task *t = &tasks[slot];
+
+				memset(t, 0, sizeof(*t));
+				t->id = (uint32_t)arrivals;
+				t->start_us = next_arrival;
+				t->left = t->flows = (uint32_t)o->task_flows;
+				for (i = 0; i < o->task_flows; i++) {
+					struct pending *p = &pend[n_pend++];
+					double off = o->task_flows > 1 ?
+						rng_uniform(&rng) * o->task_window_ms * 1000 : 0;
+
+					p->at_us = next_arrival + (uint64_t)off;
+					p->size = o->fixed_size ? o->fixed_size :
+						  (uint64_t)((double)cdf_sample(&o->cdf, &rng) * o->scale + 0.5);
+					if (!p->size)
+						p->size = 1;
+					p->task_slot = (uint32_t)slot;
+				}
+			}
+			next_arrival += (uint64_t)rng_exp(&rng, gap_us) + 1;
+			arriving = o->n_arrivals ? arrivals < o->n_arrivals : next_arrival < end_arrivals;
+		}
+
+		/* Start the flows whose time has come. */
+		for (i = 0; i < n_pend;) {
+			struct pending *p = &pend[i];
+			struct task *t = &tasks[p->task_slot];
+			struct flow *f = NULL;
+			int k;
+
+			if (p->at_us > now) {
+				i++;
+				continue;
+			}
+			for (k = 0; k < o->max_active; k++)
+				if (flows[k].fd < 0) {
+					f = &flows[k];
+					break;
+				}
+			if (!f) {
+				/* Table full: this flow of the task is lost. */
+				skipped++;
+				t->failed++;
+				if (!--t->left) {
+					t->end_us = now;
+					emit_task(t, t0);
+				}
+			} else {
+				f->id = (uint32_t)++flow_ids;
+				f->task = t->id;
+				f->size = p->size;
+				f->sent = 0;
+				f->start_us = now;
+				f->dst = (int)(rng_next(&rng) % (uint64_t)o->n_dsts);
+				f->cc = o->n_ccs ? (int)(f->id % (uint32_t)o->n_ccs) : -1;
+				f->fd = socket(dst_addr[f->dst].ss_family, SOCK_STREAM,
+					       o->mptcp ? IPPROTO_MPTCP : 0);
+				if (f->fd < 0)
+					die("socket");
+				if (f->cc >= 0 && setsockopt(f->fd, IPPROTO_TCP, TCP_CONGESTION,
+							     o->ccs[f->cc], (socklen_t)strlen(o->ccs[f->cc]))) {
+					fprintf(stderr, "wlgen: congestion control '%s': %s\n",
+						o->ccs[f->cc], strerror(errno));
+					exit(1);
+				}
+				set_nonblock(f->fd);
+				if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst], dst_len[f->dst]) &&
+				    errno != EINPROGRESS)
+					die("connect");
+				ev.events = EPOLLOUT;
+				ev.data.ptr = f;
+				epoll_ctl(ep, EPOLL_CTL_ADD, f->fd, &ev);
+				active++;
+			}
+			*p = pend[--n_pend];
+		}
+
+		if (!arriving && !n_pend && !active)
+			break;
+		if (!arriving && stop)
+			break;
+		if (!arriving && o->drain > 0 && last_done &&
+		    now > (o->n_arrivals ? last_done : end_arrivals) + (uint64_t)(o->drain * 1e6))
+			break;
+
+		timeout = 100;
+		if (arriving && next_arrival > now)
+			timeout = (int)((next_arrival - now) / 1000);
+		for (i = 0; i < n_pend; i++)
+			if (pend[i].at_us > now && (int)((pend[i].at_us - now) / 1000) < timeout)
+				timeout = (int)((pend[i].at_us - now) / 1000);
+		n = epoll_wait(ep, evs, 256, timeout > 100 ? 100 : timeout);
+		for (i = 0; i < n; i++) {
+			struct flow *f = evs[i].data.ptr;
+			bool done = false, bad = false;
+
+			if (evs[i].events & (EPOLLERR | EPOLLHUP) && !(evs[i].events & EPOLLIN)) {
+				bad = true;
+			} else if (f->sent < f->size + HDR_LEN) {
+				while (f->sent < f->size + HDR_LEN) {
+					uint8_t hdr[HDR_LEN];
+					const void *buf = zeros;
+					size_t len = CHUNK;
+					ssize_t w;
+
+					if (f->sent < HDR_LEN) {
+						uint64_t be = htobe64(f->size);
+						uint32_t id = htonl(f->id), task = htonl(f->task);
+
+						memcpy(hdr, &be, 8);
+						memcpy(hdr + 8, &id, 4);
+						memcpy(hdr + 12, &task, 4);
+						buf = hdr + f->sent;
+						len = HDR_LEN - f->sent;
+					} else if (f->size + HDR_LEN - f->sent < len) {
+						len = f->size + HDR_LEN - f->sent;
+					}
+					w = write(f->fd, buf, len);
+					if (w < 0) {
+						bad = errno != EAGAIN;
+						break;
+					}
+					f->sent += (uint64_t)w;
+				}
+				if (!bad && f->sent == f->size + HDR_LEN) {
+					ev.events = EPOLLIN;
+					ev.data.ptr = f;
+					epoll_ctl(ep, EPOLL_CTL_MOD, f->fd, &ev);
+				}
+			} else {
+				char b;
+				ssize_t r = read(f->fd, &b, 1);
+
+				done = r == 1;
+				bad = r == 0 || (r < 0 && errno != EAGAIN);
+			}
+			if (done || bad) {
+				uint64_t end = now_us();
+				struct task *t = NULL;
+				int k;
+
+				for (k = 0; k < o->max_active; k++)
+					if (tasks[k].left && tasks[k].id == f->task) {
+						t = &tasks[k];
+						break;
+					}
+				printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64
+				       ",\"start_us\":%" PRIu64 ",\"fct_us\":%" PRIu64
+				       ",\"cc\":\"%s\",\"dst\":\"%s\",\"ok\":%s}\n",
+				       f->id, f->task, f->size, f->start_us - t0, end - f->start_us,
+				       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst],
+				       done ? "true" : "false");
+				if (done) {
+					completed++;
+					bytes_done += f->size;
+				} else {
+					failed++;
+				}
+				last_done = end;
+				if (t) {
+					t->bytes += f->size;
+					t->failed += !done;
+					if (!--t->left) {
+						t->end_us = end;
+						emit_task(t, t0);
+					}
+				}
+				epoll_ctl(ep, EPOLL_CTL_DEL, f->fd, NULL);
+				close(f->fd);
+				f->fd = -1;
+				active--;
+			}
+		}
+	}
+	{
+		double span = (double)((o->n_arrivals ? next_arrival : end_arrivals) - t0) / 1e6;
+
+		printf("{\"type\":\"summary\",\"arrivals\":%" PRIu64 ",\"flows\":%" PRIu64
+		       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"skipped\":%" PRIu64
+		       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_size\":%.0f"
+		       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
+		       ",\"seed\":%" PRIu64 "}\n",
+		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done, mean,
+		       o->load, span > 0 ? (double)bytes_done * 8 / (span * o->rate_bps) : 0,
+		       span, o->seed);
+	}
+	return failed || active ? 3 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "cdf", required_argument, NULL, 'f' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "flows", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "scale", required_argument, NULL, 'S' },
+		{ "mptcp", no_argument, NULL, 'm' },
+		{ "task-flows", required_argument, NULL, 't' },
+		{ "task-window", required_argument, NULL, 'w' },
+		{ "max-active", required_argument, NULL, 'a' },
+		{ "drain", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct opts o = { .port = "5700", .scale = 1, .seed = 1, .task_flows = 1,
+			  .max_active = 4096, .drain = 30 };
+	const char *addr = NULL, *cdf_file = NULL;
+	char *dsts = NULL, *ccs = NULL;
+	int c, srv;
+
+	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
+		usage(stderr);
+		return 2;
+	}
+	srv = !strcmp(argv[1], "server");
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "B:c:p:C:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'B': addr = optarg; break;
+		case 'c': dsts = optarg; break;
+		case 'p': o.port = optarg; break;
+		case 'C': ccs = optarg; break;
+		case 'f': cdf_file = optarg; break;
+		case 'z': o.fixed_size = strtoull(optarg, NULL, 10); break;
+		case 'l': o.load = strtod(optarg, NULL); break;
+		case 'r':
+			if (parse_rate_bps(optarg, &o.rate_bps)) {
+				fprintf(stderr, "wlgen: --rate: '%s' is not a rate like 100mbit\n", optarg);
+				return 2;
+			}
+			break;
+		case 'n': o.n_arrivals = strtoull(optarg, NULL, 10); break;
+		case 'd': o.duration = strtod(optarg, NULL); break;
+		case 's': o.seed = strtoull(optarg, NULL, 10); break;
+		case 'S': o.scale = strtod(optarg, NULL); break;
+		case 'm': o.mptcp = 1; break;
+		case 't': o.task_flows = atoi(optarg); break;
+		case 'w': o.task_window_ms = strtod(optarg, NULL); break;
+		case 'a': o.max_active = atoi(optarg); break;
+		case 'D': o.drain = strtod(optarg, NULL); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	raise_nofile();
+	if (srv)
+		return server(addr, o.port);
+
+	if (!dsts || (!cdf_file == !o.fixed_size) || o.load <= 0 || o.load > 10 ||
+	    o.rate_bps <= 0 || (!o.n_arrivals == !(o.duration > 0)) || o.task_flows < 1 ||
+	    o.task_flows > 10000 || o.max_active < 1 || o.max_active > 1000000 || o.scale <= 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (cdf_file) {
+		char err[128];
+		FILE *f = fopen(cdf_file, "r");
+
+		if (!f)
+			die(cdf_file);
+		if (cdf_parse(&o.cdf, f, err, sizeof(err))) {
+			fprintf(stderr, "wlgen: %s: %s\n", cdf_file, err);
+			return 2;
+		}
+		fclose(f);
+	}
+	split(dsts, o.dsts, &o.n_dsts, MAX_DSTS);
+	if (ccs)
+		split(ccs, o.ccs, &o.n_ccs, MAX_CCS);
+	if (resolve_dsts(&o))
+		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	return client(&o);
+}
