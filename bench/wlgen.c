@@ -472,8 +472,12 @@ static int client(struct opts *o)
 			}
 			if (done || bad) {
 				uint64_t end = now_us();
+				struct tcp_info ti = {};
+				socklen_t tl = sizeof(ti);
 				struct task *t = NULL;
 				int k;
+
+				getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
 
 				for (k = 0; k < o->max_active; k++)
 					if (tasks[k].left && tasks[k].id == f->task) {
@@ -482,10 +486,10 @@ static int client(struct opts *o)
 					}
 				printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64
 				       ",\"start_us\":%" PRIu64 ",\"fct_us\":%" PRIu64
-				       ",\"cc\":\"%s\",\"dst\":\"%s\",\"ok\":%s}\n",
+				       ",\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s}\n",
 				       f->id, f->task, f->size, f->start_us - t0, end - f->start_us,
 				       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst],
-				       done ? "true" : "false");
+				       ti.tcpi_total_retrans, done ? "true" : "false");
 				if (done) {
 					completed++;
 					bytes_done += f->size;

@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <net/if.h>
 #include <sched.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,7 @@ static void tc_usage(FILE *f)
 	fprintf(f,
 		"Usage: ccload tc attach <dev> switch [options] [-n NETNS]\n"
 		"       ccload tc detach <dev> [-n NETNS]\n"
-		"       ccload tc stats <dev> [--json] [--reset] [-n NETNS]\n"
+		"       ccload tc stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]\n"
 		"The test network's switch on <dev>'s egress (clsact, direct action): a virtual\n"
 		"queue drained at --rate, CE-marks ECT packets above --ecn-k, drops above\n"
 		"--buffer or above a class's own limit.  Sizes and rates use tc's units.\n"
@@ -75,7 +77,9 @@ static void tc_usage(FILE *f)
 		"  -D, --dscp-class D=C      DSCP value D (0..63) belongs to class C\n"
 		"  -n, --netns NAME          the device is in network namespace NAME\n"
 		"  -j, --json                stats as JSON\n"
-		"  -R, --reset               zero the counters after printing them\n",
+		"  -R, --reset               zero the counters after printing them\n"
+		"  -i, --interval MS         sample the queue every MS ms, one JSON line each,\n"
+		"                            until interrupted\n",
 		SW_CLASSES - 1);
 }
 
@@ -264,7 +268,62 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k));
 }
 
-static int tc_stats(const char *dev, const char *netns, int json, int reset)
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns's clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A time series of the queue for plots: every @interval_ms one JSON line
+ * with the backlog as it is at that instant (the map holds it as of the
+ * last packet; an idle queue has drained since) and the running totals.
+ */
+static int sample_queue(int fd, const struct sw_config *c, unsigned int interval_ms)
+{
+	uint64_t t0 = mono_ns();
+	uint32_t zero = 0;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop) {
+		struct sw_state s;
+		uint64_t tot[3] = {}, now;
+		int i;
+
+		if (bpf_map_lookup_elem_flags(fd, &zero, &s, BPF_F_LOCK)) {
+			pr_warn("cannot read the switch state: %s\n", strerror(errno));
+			return 1;
+		}
+		now = mono_ns();
+		if (s.last_ns)
+			sw_advance(&s, now, c->rate_bps);
+		for (i = 0; i < SW_CLASSES; i++) {
+			tot[0] += s.cls[i].pkts;
+			tot[1] += s.cls[i].marked;
+			tot[2] += s.cls[i].dropped;
+		}
+		printf("{\"t_ms\":%.1f,\"backlog\":%" PRIu64 ",\"pkts\":%" PRIu64
+		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
+		       (double)(now - t0) / 1e6, U(s.backlog), tot[0], tot[1], tot[2]);
+		fflush(stdout);
+		usleep(interval_ms * 1000);
+	}
+	return 0;
+}
+
+static int tc_stats(const char *dev, const char *netns, int json, int reset,
+		    unsigned int interval_ms)
 {
 	struct sw_config c = {};
 	struct sw_state s = {};
@@ -274,6 +333,11 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset)
 	err = find_state(dev, netns, &fd, &c);
 	if (err)
 		return 1;
+	if (interval_ms) {
+		err = sample_queue(fd, &c, interval_ms);
+		close(fd);
+		return err;
+	}
 	err = bpf_map_lookup_elem_flags(fd, &zero, &s, BPF_F_LOCK);
 	if (err) {
 		pr_warn("cannot read the switch state: %s\n", strerror(errno));
@@ -304,13 +368,14 @@ int cmd_tc(int argc, char **argv)
 		{ "netns", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "reset", no_argument, NULL, 'R' },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct sw_config c = { .rate_bps = 100000000, .buffer = 100 << 10 };
 	const char *netns = NULL, *sub, *dev;
 	int json = 0, reset = 0, ch, i;
-	uint64_t v, a;
+	uint64_t v, a, interval = 0;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		tc_usage(argc < 2 ? stderr : stdout);
@@ -320,7 +385,7 @@ int cmd_tc(int argc, char **argv)
 	argc--;		/* parse from the subcommand on */
 	argv++;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "r:b:k:c:D:n:jRh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "r:b:k:c:D:n:jRi:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			if (parse_rate(optarg, &v) || v < SW_RATE_MIN || v > SW_RATE_MAX) {
@@ -354,6 +419,12 @@ int cmd_tc(int argc, char **argv)
 		case 'n': netns = optarg; break;
 		case 'j': json = 1; break;
 		case 'R': reset = 1; break;
+		case 'i':
+			if (parse_u64(optarg, &interval) || !interval || interval > 60000) {
+				pr_warn("--interval: '%s' is not a number of ms in [1, 60000]\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': tc_usage(stdout); return 0;
 		default: tc_usage(stderr); return 2;
 		}
@@ -395,7 +466,7 @@ int cmd_tc(int argc, char **argv)
 	if (!strcmp(sub, "detach"))
 		return tc_detach(dev, netns);
 	if (!strcmp(sub, "stats"))
-		return tc_stats(dev, netns, json, reset);
+		return tc_stats(dev, netns, json, reset, (unsigned int)interval);
 	pr_warn("tc: unknown command '%s' (attach, detach, stats)\n", sub);
 	return 2;
 }
