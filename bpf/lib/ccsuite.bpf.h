@@ -62,14 +62,18 @@ static __always_inline bool tcp_ecn_ok(const struct tcp_sock *tp)
 	return tp->ecn_flags & (TCP_ECN_OK | TCP_ECN_MODE_ACCECN);
 }
 
-/* include/net/tcp.h tcp_is_cwnd_limited(): growth only while cwnd limits. */
+/* include/net/tcp.h tcp_is_cwnd_limited(): growth only while cwnd limits
+ * (the flag first, as the kernel has it since 6.4; slow start also grows
+ * until cwnd is twice what was in flight). */
 static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
+	if (BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited))
+		return true;
 	if (tcp_in_slow_start(tp))
 		return tp->snd_cwnd < 2 * tp->max_packets_out;
-	return !!BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	return false;
 }
 
 /* Kernel helpers exported to struct_ops congestion controls as kfuncs. */
