@@ -10,11 +10,12 @@ T=$(basename "$0" .sh)
 pass() { printf '  ok    %s\n' "$*"; echo "PASS $T: $*" >>"$RESULTS"; }
 fail() { printf '  FAIL  %s\n' "$*"; echo "FAIL $T: $*" >>"$RESULTS"; }
 
-# check DESC cmd...: passes when the command succeeds.
+# check DESC cmd...: passes when the command succeeds (its output is not
+# shown: the description says what was checked).
 check() {
 	local desc=$1
 	shift
-	if "$@"; then pass "$desc"; else fail "$desc"; fi
+	if "$@" >/dev/null; then pass "$desc"; else fail "$desc"; fi
 }
 
 # check_range DESC VALUE LO HI: LO <= VALUE <= HI (numbers, may be fractions).

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The benchmark runner: a tiny bulk scenario and a tiny FCT scenario run in
+# well under a minute and their result.json holds every field with sane
+# values; a scenario the machine cannot run faithfully is refused; an
+# interrupted run leaves nothing behind.
+source "$(dirname "$0")/lib.sh"
+
+RUN=$TOPO_ROOT/bench/run
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "tiny bulk scenario (cubic, reno)"
+start=$(date +%s)
+"$RUN" tiny --out "$TMP/bulk" | sed 's/^/    /'
+rc=${PIPESTATUS[0]}
+check "bench/run tiny exits 0" [ "$rc" -eq 0 ]
+check_range "it took (s)" $(($(date +%s) - start)) 1 59
+R=$TMP/bulk/result.json
+check "result.json has the environment" jq -e '.env | .kernel and .delay_backend and .topology and (.seed | type == "number") and .scenario_file and .base_rtt_ms == 10' "$R"
+check "one run per algorithm" jq -e '[.runs[].algo] | sort == ["cubic", "reno"]' "$R"
+for a in cubic reno; do
+	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
+	check "$a: both flows used $a" jq -e --arg a "$a" '[.flows[].cc] == [$a, $a]' <<<"$m"
+	check_range "$a: goodput fraction of 50 Mbit/s" "$(jfield "$m" .goodput_fraction)" 0.8 1.0
+	check_range "$a: Jain's index" "$(jfield "$m" .jain)" 0.5 1
+	check_range "$a: retransmissions" "$(jfield "$m" .retrans)" 0 100000
+	# base RTT 10 ms, buffer 1 BDP (10 ms more at most), VDE adds ~1 ms each way
+	check_range "$a: RTT p50 (ms)" "$(jfield "$m" .rtt_ms.p50)" 9.5 30
+	check "$a: p50 <= p95 <= p99" jq -e '.rtt_ms | .p50 <= .p95 and .p95 <= .p99' <<<"$m"
+	check_range "$a: switch max backlog (bytes, buffer 62500)" "$(jfield "$m" .switch.max_backlog)" 1 62500
+	check "$a: throughput series per flow" jq -e '.flows | all(.intervals | length >= 6)' <<<"$m"
+done
+check "summary and ratios to the native CC" jq -e '.summary.cubic.goodput_mbps > 0 and .ratios_to_native.reno.goodput > 0' "$R"
+for p in compare-tput compare-queue compare-rtt tput-vs-rtt; do
+	check "plot $p.png" test -s "$TMP/bulk/$p.png"
+done
+check "per-run plots" bash -c "ls '$TMP'/bulk/runs/*/{tput,queue,cwnd,rtt}.png >/dev/null"
+
+echo "tiny FCT scenario (web search at 40 % load)"
+"$RUN" tiny-fct --out "$TMP/fct" --no-plots | sed 's/^/    /'
+check "bench/run tiny-fct exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
+R=$TMP/fct/result.json
+for a in cubic reno; do
+	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
+	check_range "$a: flows completed" "$(jfield "$m" .workload.completed)" 20 100000
+	check "$a: no flow failed or unfinished" jq -e '.workload | .failed == 0 and .unfinished == 0' <<<"$m"
+	check_range "$a: mean FCT (ms)" "$(jfield "$m" .fct.all.mean_ms)" 4 10000
+	check "$a: FCT by size class" jq -e '.fct.small.n > 0 and .fct.small.p99_ms >= .fct.small.p50_ms' <<<"$m"
+	check_range "$a: achieved / offered load" \
+		"$(jq -r '.workload.achieved_load / .workload.offered_load' <<<"$m")" 0.3 2
+done
+
+echo "refusals"
+cat >"$TMP/fast.conf" <<'CONF'
+topology=dumbbell
+rate=2gbit
+delays=0
+buffer=100kb
+CONF
+check_fails "more than the machine carries" "refused: .* carries" "$RUN" "$TMP/fast.conf"
+if [ "$TOPO_DELAY" = vde ] || [ "$(topo_delay_backend)" = vde ]; then
+	sed -i 's/rate=2gbit/rate=500mbit/; s/delays=0/delays=10/' "$TMP/fast.conf"
+	check_fails "delay above 100 Mbit/s on VDE" "refused: .*wirefilter" "$RUN" "$TMP/fast.conf"
+fi
+check_fails "unknown scenario" "no scenario" "$RUN" nosuch
+check "nothing left by the refusals" bash -c "! ip netns list | grep -q '^ccs'"
+
+echo "an interrupted run leaves nothing behind"
+"$RUN" tiny --algos bpf_dctcp,reno --duration 20 --no-plots --out "$TMP/int" >"$TMP/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '\[1/2\]' "$TMP/int.log" && break; sleep 0.2; done
+sleep 2
+check "run is under way" kill -0 $pid
+ns_before=$(ip netns list | grep -c "^ccs${pid}x" || true)
+check_range "its namespaces exist" "$ns_before" 3 10
+kill -INT $pid
+wait $pid
+sleep 0.5
+check "no namespace of it left" bash -c "! ip netns list | grep -q '^ccs${pid}x'"
+check "no VDE process of it left" bash -c "! pgrep -f '[/]run/ccsuite/topo/ccs${pid}x' >/dev/null"
+check "no run directory left" bash -c "! ls -d /run/ccsuite/topo/ccs${pid}x* 2>/dev/null"
+check "bpf_dctcp it attached is detached" bash -c "! grep -qw bpf_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
+check "no iperf3 or wlgen of it left" bash -c "! pgrep -f '[i]perf3 -[cs].*-p 53[0-9][0-9]' >/dev/null"

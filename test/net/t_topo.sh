@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The topology builder: every topology is reachable end to end with the
+# configured propagation delay, and cleanup leaves nothing behind.
+source "$(dirname "$0")/lib.sh"
+
+topo_init
+echo "delay backend: $TOPO_DELAY"
+check "a delay backend was chosen" bash -c "[ '$TOPO_DELAY' = netem ] || [ '$TOPO_DELAY' = vde ]"
+
+# rtt_check DESC NODE DST EXPECTED_MS [ping args]: the minimum of 10 pings
+# (after one for ARP) within [-1, +1.5] ms of the configured RTT (VDE's
+# clock releases packets on 1 ms ticks, each way).
+rtt_check() {
+	local desc=$1 node=$2 dst=$3 want=$4 min
+	shift 4
+	topo_exec "$node" ping -c 1 -W 2 "$@" "$dst" >/dev/null 2>&1
+	min=$(topo_exec "$node" ping -c 10 -i 0.05 -q "$@" "$dst" 2>/dev/null |
+		sed -n 's|^rtt .* = \([0-9.]*\)/.*|\1|p')
+	check_range "$desc: min RTT (ms)" "${min:-none}" "$(awk -v w="$want" 'BEGIN { print w - 1 }')" \
+		"$(awk -v w="$want" 'BEGIN { print w + 1.5 }')"
+}
+
+topo_dumbbell 2 100mbit 100kb 0 10,3
+rtt_check "dumbbell s1 (10 ms each way)" s1 "$IP_D" 20
+rtt_check "dumbbell s2 (3 ms each way)" s2 "$IP_D" 6
+check "dumbbell: switch on the bottleneck" topo_switch_stats
+topo_cleanup
+
+topo_parking_lot 50mbit 100kb 0 4
+check "parking lot: two bottlenecks" [ ${#BN_LIST[@]} -eq 2 ]
+rtt_check "parking lot long flow (2 hops of 4 ms)" l "$IP_LD" 16
+rtt_check "parking lot cross 1 (1 hop)" c1 "$IP_X1" 8
+rtt_check "parking lot cross 2 (1 hop)" c2 "$IP_X2" 8
+topo_cleanup
+
+topo_wan3 50mbit 100kb 0 1 0.2	# whole ms: VDE rounds to 1 ms
+check "WAN: a bottleneck each way on each of 3 links" [ ${#BN_LIST[@]} -eq 6 ]
+rtt_check "WAN site 1 - site 2 (20 ms x 0.2)" h1_1 "$IP_H2_1" 8
+rtt_check "WAN site 2 - site 3 (30 ms x 0.2)" h2_1 "$IP_H3_1" 12
+rtt_check "WAN site 1 - site 3 (40 ms x 0.2)" h1_1 "$IP_H3_1" 16
+topo_cleanup
+
+topo_two_path 50mbit 100kb 0 2 5
+rtt_check "two-path: path 1" a "$IP_B1" 4 -I "$IP_A1"
+rtt_check "two-path: path 2 (policy-routed)" a "$IP_B1" 10 -I "$IP_A2"
+# MPTCP really opens a second subflow over path 2.
+topo_bg b "$TOPO_ROOT/build/wlgen" server -p 5730 >/dev/null 2>&1
+sleep 0.3
+topo_exec a "$TOPO_ROOT/build/wlgen" client -c "$IP_B1" -p 5730 --mptcp --size 3000000 \
+	--load 0.5 --rate 50mbit --flows 1 >/dev/null
+joins=$(topo_exec b nstat -az MPTcpExtMPJoinSynRx | awk '/MPJoinSynRx/ { print $2 }')
+check_range "two-path: MPTCP joined a subflow" "${joins:-0}" 1 100
+topo_cleanup
+
+topo_shared_two_path 50mbit 100kb 0 3
+rtt_check "shared two-path: a over port 2" a "$IP_B" 6 -I "$IP_A2"
+rtt_check "shared two-path: c" c "$IP_B" 6
+id=$TOPO_ID
+topo_cleanup
+check "cleanup: no namespace of the run left" bash -c "! ip netns list | grep -q '^$id-'"
+check "cleanup: no VDE process of the run left" bash -c "! pgrep -f '[/]run/ccsuite/topo/$id/' >/dev/null"
+check "cleanup: run directory removed" test ! -e "/run/ccsuite/topo/$id"
