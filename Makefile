@@ -34,7 +34,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
 	     vde2 gnuplot-nox iputils-ping mptcpd
 
-.PHONY: all deps vmlinux test test-unit test-kern test-net demo clean
+.PHONY: all deps vmlinux test test-unit test-kern test-net demo bench-accuracy bench-cpucost clean
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
 
@@ -104,6 +104,13 @@ test-net: all
 
 demo: deps all
 	bench/demo
+
+# The instrument's own benchmarks (bench/README.md), from a fresh machine.
+bench-accuracy: deps all
+	bench/run accuracy
+
+bench-cpucost: deps all
+	bench/run cpucost
 
 clean:
 	rm -rf $(BUILD)

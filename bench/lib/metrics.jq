@@ -60,8 +60,9 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 	fct: ({ all: ($wflows | fct_stats) } + ($wflows | group_by(.size | size_class)
 		| map({ key: (.[0].size | size_class), value: fct_stats }) | from_entries)),
 	tct: (if ($tasks | map(select(.flows > 1)) | length) == 0 then null else
-		{ n: ($tasks | length), mean_ms: ($tasks | map(.tct_us / 1000) | mean | r3),
-		  p99_ms: ($tasks | map(.tct_us / 1000) | pct(0.99) | r3) } end),
+		({ all: ($tasks | map(.fct_us = .tct_us) | fct_stats) } + ($tasks | map(.fct_us = .tct_us)
+		| group_by(.bytes | size_class) | map({ key: (.[0].bytes | size_class), value: fct_stats })
+		| from_entries)) end),
 	workload: { flows: ($sums | map(.flows) | add), completed: ($sums | map(.completed) | add),
 		failed: ($sums | map(.failed) | add), skipped: ($sums | map(.skipped) | add),
 		unfinished: ($sums | map(.unfinished) | add),
