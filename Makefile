@@ -18,7 +18,7 @@ CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf
 LDLIBS_BPF := -lbpf -lelf -lz
 
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).
-ALGOS     := dctcp
+ALGOS     := dctcp bbr
 TC_PROGS  := switch
 BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(TC_PROGS:%=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)

@@ -46,10 +46,11 @@ static void vlog_append(const char *s)
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[4096];
-	char *line, *save = NULL;
+	char *buf = NULL, *line, *save = NULL;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* A verifier log arrives as one message of any length. */
+	if (vasprintf(&buf, fmt, ap) < 0)
+		return 0;
 	/* Collect the verifier log instead of flooding the terminal. */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strstr(line, LOG_BEGIN)) {
@@ -76,6 +77,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		if (log_level >= LOG_DEBUG)
 			fprintf(stderr, "%s\n", line);
 	}
+	free(buf);
 	return 0;
 }
 

@@ -10,6 +10,8 @@
 #include "stats.h"
 #include "dctcp.h"
 #include "dctcp.skel.h"
+#include "bbr.h"
+#include "bbr.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -56,7 +58,47 @@ static const struct algo algo_dctcp = {
 	.n_stats = N(dctcp_stats),
 };
 
-const struct algo *const algos[] = { &algo_dctcp };
+/* ---- bpf_bbr ---- */
+
+#define GAIN(n, def) { n, TUN_UINT, 1, 1023, def }
+static const struct tunable bbr_tunables[] = {
+	GAIN("high_gain", "STARTUP pacing and cwnd gain in 1/256 (739 = 2/ln2)"),
+	GAIN("drain_gain", "DRAIN pacing gain in 1/256 (88 = ln2/2)"),
+	GAIN("cwnd_gain", "PROBE_BW cwnd gain in 1/256 (512 = 2)"),
+	GAIN("probe_up_gain", "PROBE_BW probing phase pacing gain in 1/256 (320 = 5/4)"),
+	GAIN("probe_down_gain", "PROBE_BW draining phase pacing gain in 1/256 (192 = 3/4)"),
+	{ "min_rtt_win_ms", TUN_UINT, 100, 600000,
+	  "min_rtt window: PROBE_RTT when it was not refreshed this long (ms)" },
+	{ "probe_rtt_mode_ms", TUN_UINT, 0, 10000, "time at 4 packets in PROBE_RTT (ms; 0 = never)" },
+	{ "pacing_margin_pct", TUN_UINT, 0, 10, "pace this many percent below the bw estimate" },
+	GAIN("extra_acked_gain", "ACK-aggregation allowance gain in 1/256 (256 = 1)"),
+};
+
+static const struct stat_desc bbr_stats[] = {
+	{ "enter_startup", STAT_COUNTER, "flows entering STARTUP" },
+	{ "enter_drain", STAT_COUNTER, "STARTUP -> DRAIN transitions" },
+	{ "enter_probe_bw", STAT_COUNTER, "transitions into PROBE_BW" },
+	{ "enter_probe_rtt", STAT_COUNTER, "PROBE_RTT entries" },
+	{ "full_bw_reached", STAT_COUNTER, "STARTUP found the pipe full" },
+	{ "lt_bw_on", STAT_COUNTER, "long-term bw (policer) activations" },
+	{ "recovery", STAT_COUNTER, "recovery episodes in packet conservation" },
+	{ "idle_restart", STAT_COUNTER, "restarts from idle" },
+	{ "bw_bps", STAT_GAUGE, "a recent bw estimate (bit/s, largest over CPUs)" },
+	{ "min_rtt_us", STAT_GAUGE, "a recent min_rtt (us, largest over CPUs)" },
+};
+_Static_assert(N(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
+
+static const struct algo algo_bbr = {
+	.name = "bpf_bbr",
+	.summary = "BBR v1 as in Linux: bw and min_rtt model, pacing",
+	.elf_bytes = bbr_bpf__elf_bytes,
+	.tunables = bbr_tunables,
+	.n_tunables = N(bbr_tunables),
+	.stats = bbr_stats,
+	.n_stats = N(bbr_stats),
+};
+
+const struct algo *const algos[] = { &algo_dctcp, &algo_bbr };
 const size_t n_algos = N(algos);
 
 const struct algo *algo_find(const char *name)

@@ -76,6 +76,34 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 	return false;
 }
 
+/*
+ * cong_control() is (sk, rs) before Linux 6.10 and (sk, ack, flag, rs) from
+ * it on: one source serves both, the object for older kernels is built with
+ * -DCCS_CONG_CONTROL_2ARGS.
+ */
+#ifdef CCS_CONG_CONTROL_2ARGS
+#define CCS_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
+#else
+#define CCS_CONG_CONTROL_ARGS struct sock *sk, __u32 ack, int flag, const struct rate_sample *rs
+#endif
+
+/* include/net/tcp.h tcp_packets_in_flight(): sent, not yet acked or lost. */
+static __always_inline __u32 tcp_packets_in_flight(const struct tcp_sock *tp)
+{
+	return tp->packets_out - (tp->sacked_out + tp->lost_out) + tp->retrans_out;
+}
+
+/* include/net/tcp.h tcp_min_rtt(): the kernel's own 5-minute min RTT. */
+static __always_inline __u32 tcp_min_rtt(const struct tcp_sock *tp)
+{
+	return tp->rtt_min.s[0].v;
+}
+
+static __always_inline __s64 tcp_stamp_us_delta(__u64 t1, __u64 t0)
+{
+	return t1 > t0 ? (__s64)(t1 - t0) : 0;
+}
+
 /* Kernel helpers exported to struct_ops congestion controls as kfuncs. */
 extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
 extern void tcp_cong_avoid_ai(struct tcp_sock *tp, __u32 w, __u32 acked) __ksym;

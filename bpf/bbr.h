@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BBR v1 arithmetic (Linux net/ipv4/tcp_bbr.c semantics), shared by
+ * bpf/bbr.bpf.c and the host unit tests.  Units as in Linux:
+ *   bw      packets per microsecond << BW_SCALE (a u32 spans 715 bit/s to 3 Tbit/s)
+ *   gains   fixed point, BBR_UNIT = 1.0
+ */
+#ifndef CCSUITE_BBR_H
+#define CCSUITE_BBR_H
+
+#include "stats.h"
+
+#define BW_SCALE	24
+#define BW_UNIT		(1ULL << BW_SCALE)
+#define BBR_SCALE	8
+#define BBR_UNIT	(1 << BBR_SCALE)
+#define USEC_PER_SEC	1000000ULL
+
+enum ccs_bbr_mode {
+	BBR_MODE_STARTUP,	/* ramp up quickly to fill the pipe */
+	BBR_MODE_DRAIN,	/* drain the queue STARTUP made */
+	BBR_MODE_PROBE_BW,	/* cycle gains around the estimated bw */
+	BBR_MODE_PROBE_RTT,	/* cut inflight to 4 packets to see the min RTT */
+	BBR_MODE_COUNT,
+};
+
+#define BBR_CYCLE_LEN		8
+#define BBR_CWND_MIN_TARGET	4
+#define BBR_INIT_CWND		10
+#define BBR_MIN_TSO_RATE	1200000		/* bit/s; below it TSO segs goal is 1 */
+#define BBR_GSO_MAX_BYTES	(65536 - 1 - 320)	/* GSO_MAX_SIZE - 1 - MAX_TCP_HEADER */
+
+/* Stats slots of bpf_bbr, after the common ones. */
+enum bbr_stat {
+	BBR_STAT_ENTER_STARTUP = CCS_STAT_ALGO,	/* mode entries, one per mode */
+	BBR_STAT_ENTER_DRAIN,
+	BBR_STAT_ENTER_PROBE_BW,
+	BBR_STAT_ENTER_PROBE_RTT,
+	BBR_STAT_FULL_BW_REACHED,	/* STARTUP found the pipe full */
+	BBR_STAT_LT_BW_ON,		/* policer detected: lt_bw in use */
+	BBR_STAT_RECOVERY,		/* packet-conservation rounds started */
+	BBR_STAT_IDLE_RESTART,		/* restarts from idle */
+	BBR_STAT_BW_BPS,		/* gauge: last bw estimate (bit/s) */
+	BBR_STAT_MIN_RTT_US,		/* gauge: last min_rtt (us) */
+	BBR_STAT_MAX,
+};
+
+/* bw (pkt/us << 24) with @gain to bytes/s, minus the pacing margin; the
+ * order of operations keeps u64 from overflowing up to ~2.9 Tbit/s. */
+static inline __u64 bbr_rate_bytes_per_sec(__u64 rate, __u32 mss, __u32 gain,
+					   __u32 margin_pct)
+{
+	rate *= mss;
+	rate *= gain;
+	rate >>= BBR_SCALE;
+	rate *= USEC_PER_SEC / 100 * (100 - margin_pct);
+	return rate >> BW_SCALE;
+}
+
+/* BDP in packets, gain applied, rounded up (avoids a shrinking loop). */
+static inline __u32 bbr_bdp_of(__u32 bw, __u32 min_rtt_us, __u32 gain)
+{
+	__u64 w;
+
+	if (min_rtt_us == ~0U)
+		return BBR_INIT_CWND;	/* no RTT sample yet */
+	w = (__u64)bw * min_rtt_us;
+	return (__u32)((((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT);
+}
+
+/* TSO/GSO segments wanted per skb at a pacing rate (bytes/s). */
+static inline __u32 bbr_tso_segs_of(__u64 pacing_rate, __u32 pacing_shift, __u32 mss)
+{
+	__u64 bytes = pacing_rate >> pacing_shift;
+	__u32 min_segs = pacing_rate < (BBR_MIN_TSO_RATE >> 3) ? 1 : 2;
+	__u32 segs;
+
+	if (bytes > BBR_GSO_MAX_BYTES)
+		bytes = BBR_GSO_MAX_BYTES;
+	segs = mss ? (__u32)bytes / mss : 0;
+	return segs > min_segs ? segs : min_segs;
+}
+
+/* Room for full-sized skbs in the end hosts (3 of them), an even cwnd
+ * against delayed ACKs, and +2 in the probing phase so small BDPs still
+ * probe above BDP. */
+static inline __u32 bbr_quantize(__u32 cwnd, __u32 tso_segs, int probing_up)
+{
+	cwnd += 3 * tso_segs;
+	cwnd = (cwnd + 1) & ~1U;
+	if (probing_up)
+		cwnd += 2;
+	return cwnd;
+}
+
+/* Two long-term intervals are "consistent" (a policer) when their bw
+ * differ by at most 1/8 or by at most 4 kbit/s. */
+static inline int bbr_lt_consistent(__u32 bw, __u32 lt_bw, __u32 mss, __u32 margin_pct)
+{
+	__u32 diff = bw > lt_bw ? bw - lt_bw : lt_bw - bw;
+
+	return (__u64)diff * BBR_UNIT <= (__u64)(BBR_UNIT / 8) * lt_bw ||
+	       bbr_rate_bytes_per_sec(diff, mss, BBR_UNIT, margin_pct) <= 4000 / 8;
+}
+
+/* Full pipe: bw grew less than 25 % for 3 rounds.  Returns the new
+ * full_bw_cnt; *full_bw is the bw to beat. */
+static inline __u32 bbr_full_bw_step(__u32 max_bw, __u32 *full_bw, __u32 cnt)
+{
+	__u32 thresh = (__u32)(((__u64)*full_bw * (BBR_UNIT * 5 / 4)) >> BBR_SCALE);
+
+	if (max_bw >= thresh) {
+		*full_bw = max_bw;
+		return 0;
+	}
+	return cnt + 1;
+}
+
+#endif /* CCSUITE_BBR_H */

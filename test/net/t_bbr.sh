@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# bpf_bbr beside the kernel's bbr, alternating on one network (100 Mbit/s,
+# 20 ms RTT, 0.5 BDP buffer): it carries the transfers, walks STARTUP ->
+# DRAIN -> PROBE_BW, and matches bbr's throughput and median RTT.
+source "$(dirname "$0")/lib.sh"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+"$TOPO_ROOT/bench/run" bbr-parity-100m --duration 10 --reps 2 --no-plots --out "$TMP/r" | sed 's/^/    /'
+check "bench/run exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
+R=$TMP/r/result.json
+
+check "every bpf_bbr run's flow used bpf_bbr" \
+	jq -e '[.runs[] | select(.algo == "bpf_bbr") | .flows[].cc] | length == 2 and all(. == "bpf_bbr")' "$R"
+check "every bbr run's flow used the kernel's bbr" \
+	jq -e '[.runs[] | select(.algo == "bbr") | .flows[].cc] | length == 2 and all(. == "bbr")' "$R"
+for rep in 1 2; do
+	s=$(jq -c --argjson r $rep '.runs[] | select(.algo == "bpf_bbr" and .rep == $r) | .cc_stats.bpf_bbr' "$R")
+	echo "    bpf_bbr counters, rep $rep: $s"
+	check_range "rep $rep: STARTUP entered" "$(jfield "$s" .enter_startup)" 1 100
+	check_range "rep $rep: full bw reached (leaves STARTUP)" "$(jfield "$s" .full_bw_reached)" 1 100
+	check_range "rep $rep: DRAIN entered" "$(jfield "$s" .enter_drain)" 1 100
+	check_range "rep $rep: PROBE_BW entered" "$(jfield "$s" .enter_probe_bw)" 1 100
+done
+# Tolerances of issue 4: throughput within 5 %, median RTT within 10 %.
+# (Retransmissions: reported; their parity is still open, see the issue.)
+check_range "goodput bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.goodput "$R")" 0.95 1.05
+check_range "median RTT bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.rtt_p50 "$R")" 0.9 1.1
+echo "    retransmissions: bbr $(jq .summary.bbr.retrans "$R"), bpf_bbr $(jq .summary.bpf_bbr.retrans "$R")"
