@@ -39,3 +39,28 @@ srtt=$(awk 'NR == 1 { print $4 }' <<<"$rows")
 check_range "its cwnd (segments)" "$cwnd" 2 100000
 check_range "its srtt (us, loopback)" "$srtt" 1 100000
 check "the cubic flows are not listed" bash -c "! grep -q ':5622' '$TMP/out'"
+
+# bench/trace/bbr.bt reads bpf_bbr's state at fixed offsets: a flow over a
+# 20 ms path must show a mode and a min_rtt of about 20 ms.
+topo_cleanup
+topo_init
+trap 'topo_cleanup; kill $bt 2>/dev/null; wait $bt 2>/dev/null; rm -rf "$TMP"; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
+"$CCLOAD" -q attach bpf_bbr
+topo_dumbbell 1 50mbit 100kb 0 10
+topo_bg d "$TCPXFER" server -p 5623 -n 1 >/dev/null
+unshare -m sh -c "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	exec timeout 25 bpftrace '$TOPO_ROOT/bench/trace/bbr.bt'" >"$TMP/bbr" 2>/dev/null &
+bt=$!
+for _ in $(seq 100); do grep -q '^Attaching' "$TMP/bbr" && break; sleep 0.2; done
+topo_exec s1 "$TCPXFER" client -c "$IP_D" -p 5623 -C bpf_bbr -t 4 >/dev/null
+sleep 1.2
+kill -INT $bt 2>/dev/null
+wait $bt 2>/dev/null
+grep '^@bbr' "$TMP/bbr" | tail -n 3 | sed 's/^/    | /'
+row=$(grep '^@bbr\[[0-9]*, 5623\]' "$TMP/bbr" | tail -n 1)
+check "bbr.bt lists the bpf_bbr sender" test -n "$row"
+check "its mode is a BBR mode" grep -Eq '\((STARTUP|DRAIN|PROBE_BW|PROBE_RTT),' <<<"$row"
+minrtt=$(sed -E 's/.*\(([A-Z_]+), ([0-9]+), ([0-9]+),.*/\3/' <<<"$row")
+check_range "its min_rtt (us) on a 20 ms path (VDE ticks: -1 ms)" "$minrtt" 18500 24000
+bw=$(sed -E 's/.*\(([A-Z_]+), ([0-9]+),.*/\2/' <<<"$row")
+check_range "its bw estimate (Mbit/s) on a 50 Mbit/s path" "$bw" 30 55
