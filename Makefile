@@ -32,7 +32,7 @@ TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
-	     vde2 gnuplot-nox iputils-ping mptcpd
+	     vde2 gnuplot-nox iputils-ping
 
 .PHONY: all deps vmlinux test test-unit test-kern test-net demo bench-accuracy bench-cpucost clean
 

@@ -60,7 +60,7 @@ static const struct algo algo_dctcp = {
 
 /* ---- bpf_bbr ---- */
 
-#define GAIN(n, def) { n, TUN_UINT, 1, 1023, def }
+#define GAIN(name, help) { name, TUN_UINT, 1, 1023, help }
 static const struct tunable bbr_tunables[] = {
 	GAIN("high_gain", "STARTUP pacing and cwnd gain in 1/256 (739 = 2/ln2)"),
 	GAIN("drain_gain", "DRAIN pacing gain in 1/256 (88 = ln2/2)"),

@@ -92,6 +92,7 @@ topo_cleanup() {
 	TOPO_NODES=()
 	TOPO_PIDS=()
 	BN_LIST=()
+	TOPO_NETEM=()	# a later topology of the run may reuse the names
 }
 
 # netem if this kernel has it (tried in a throwaway namespace), else vde.
