@@ -406,15 +406,19 @@ static __always_inline bool is_next_cycle_phase(struct sock *sk, const struct ra
 static __always_inline void check_full_bw_reached(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr_ca *bbr = ca(sk);
-	__u32 full_bw = bbr->full_bw;
+	__u32 full_bw = bbr->full_bw, cnt;
 
 	if (bbr->full_bw_reached || !bbr->round_start || rs->is_app_limited)
 		return;
-	bbr->full_bw_cnt = min(bbr_full_bw_step(max_bw(sk), &full_bw, bbr->full_bw_cnt), 3U);
+	cnt = bbr_full_bw_step(max_bw(sk), &full_bw, bbr->full_bw_cnt);
+	bbr->full_bw_cnt = min(cnt, 3U);
 	bbr->full_bw = full_bw;
 	bbr->full_bw_reached = bbr->full_bw_cnt >= FULL_BW_CNT;
-	if (bbr->full_bw_reached)
+	if (bbr->full_bw_reached) {
 		ccs_stat_inc(BBR_STAT_FULL_BW_REACHED);
+		ccs_stat_set(BBR_STAT_FULL_BW_BPS,
+			     bbr_rate_bytes_per_sec(full_bw, tcp_sk(sk)->mss_cache, BBR_UNIT, 0) * 8);
+	}
 }
 
 static __always_inline void check_drain(struct sock *sk)

@@ -42,6 +42,7 @@ enum bbr_stat {
 	BBR_STAT_IDLE_RESTART,		/* restarts from idle */
 	BBR_STAT_BW_BPS,		/* gauge: last bw estimate (bit/s) */
 	BBR_STAT_MIN_RTT_US,		/* gauge: last min_rtt (us) */
+	BBR_STAT_FULL_BW_BPS,		/* gauge: bw when STARTUP judged the pipe full */
 	BBR_STAT_MAX,
 };
 

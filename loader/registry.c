@@ -85,6 +85,7 @@ static const struct stat_desc bbr_stats[] = {
 	{ "idle_restart", STAT_COUNTER, "restarts from idle" },
 	{ "bw_bps", STAT_GAUGE, "a recent bw estimate (bit/s, largest over CPUs)" },
 	{ "min_rtt_us", STAT_GAUGE, "a recent min_rtt (us, largest over CPUs)" },
+	{ "full_bw_bps", STAT_GAUGE, "bw when STARTUP last judged the pipe full (bit/s, largest over CPUs)" },
 };
 _Static_assert(N(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
 

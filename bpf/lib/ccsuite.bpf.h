@@ -26,9 +26,13 @@
 
 #define TCP_INFINITE_SSTHRESH	0x7fffffff
 
+/* Each argument is evaluated once, as the kernel's min()/max(): an argument
+ * with side effects (bbr's full-bw step) must not run twice. */
 #ifndef min
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
+#define min(a, b) ({ __typeof__(a) _min_a = (a); __typeof__(b) _min_b = (b); \
+		     _min_a < _min_b ? _min_a : _min_b; })
+#define max(a, b) ({ __typeof__(a) _max_a = (a); __typeof__(b) _max_b = (b); \
+		     _max_a > _max_b ? _max_a : _max_b; })
 #endif
 
 static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
