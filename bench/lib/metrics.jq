@@ -4,6 +4,8 @@
 #   $ss      ss samples: {t_ms, node, flow, cc, cwnd, rtt_ms, acked}
 #   $sw      final switch counters, one per bottleneck
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
+#   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's
+#            {ns, sport, dport, cc, mode} (may be empty)
 #   $meta    [{algo, rep, rate_bps, duration, ...}]
 def pct(p): if length == 0 then null else sort | .[((length - 1) * p) | floor] end;
 def mean: if length == 0 then null else add / length end;
@@ -11,6 +13,11 @@ def jain: if length == 0 or (map(. * .) | add) == 0 then null
 	else (add * add) / (length * (map(. * .) | add)) end;
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 def size_class: if . < 100000 then "small" elif . < 10000000 then "medium" else "large" end;
+def mode_name: ["STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT"][.] // "?";
+# A flow's [absolute time (s), bit/s] per iperf3 interval.
+def series: .start_s as $s | [.intervals[] | [.[0] + $s, .[1]]];
+def win_mean($a; $b): map(select(.[0] > $a and .[0] <= $b) | .[1]) | mean // 0;
+def fairness: if max > 0 then min / max else 0 end;
 def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 	p50_ms: (map(.fct_us / 1000) | pct(0.5) | r3), p99_ms: (map(.fct_us / 1000) | pct(0.99) | r3) };
 
@@ -24,27 +31,64 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		src: .start.connected[0].local_host,
 		dst: .start.connected[0].remote_host,
 		port: $rport,
-		start_s: (.start.timestamp.timesecs // 0),
+		# bench/run passes the start (epoch ms) as iperf3's extra data
+		start_s: (if .extra_data then (.extra_data | tonumber) / 1000
+			  else .start.timestamp.timesecs // 0 end),
 		goodput_bps: .end.sum_received.bits_per_second,
+		bytes: .end.sum_received.bytes,
+		secs: .end.sum_received.seconds,
 		retrans: (.end.sum_sent.retransmits // 0),
 		rtt_ms: { p50: ($samples | map(.rtt_ms) | pct(0.5)), p95: ($samples | map(.rtt_ms) | pct(0.95)),
 			  p99: ($samples | map(.rtt_ms) | pct(0.99)) },
-		intervals: [.intervals[] | [.sum.end, .sum.bits_per_second]]
-	})) as $flows
-| ($flows | map(.start_s) | min // 0) as $t0
+		intervals: [.intervals[] | [.sum.end, .sum.bits_per_second]],
+		# bbr-modes.bt: the sender's mode changes, times from its first ACK
+		modes: ($trace | map(select(.mode != null and (.sport | tostring) == $lport)) | sort_by(.ns)
+			| if length == 0 then null else .[0].ns as $m0 | {
+				seq: map(.mode | mode_name),
+				probe_rtt_s: map(select(.mode == 3) | (.ns - $m0) / 1e9 | r3) } end)
+	})) as $flows0
+| ($flows0 | map(.start_s) | min // 0) as $t0
+| ($flows0 | map(.start_s -= $t0 | .start_s |= r3)) as $flows
 | ($wl | map(select(.type == "flow" and .ok))) as $wflows
 | ($wl | map(select(.type == "task"))) as $tasks
 | ($wl | map(select(.type == "summary"))) as $sums
-# Flow workloads: goodput is the bytes of completed flows over the arrival span.
+# Flow workloads: goodput is the bytes of completed flows over the arrival
+# span; bulk flows: all bytes over the span from the first start to the last
+# end (flows may start apart).
 | (if ($sums | length) > 0
    then ($sums | map(if .arrival_span_s > 0 then .bytes * 8 / .arrival_span_s else 0 end) | add)
-   else ($flows | map(.goodput_bps) | add // 0) end) as $goodput
+   elif ($flows | length) == 0 then 0
+   else ($flows | map(.start_s + .secs) | max) as $last
+	| if $last > 0 then ($flows | map(.bytes) | add) * 8 / $last else 0 end end) as $goodput
 | {
 	algo: $m.algo, rep: $m.rep,
-	flows: ($flows | map(.start_s -= $t0)),
+	flows: $flows,
 	goodput_bps: $goodput,
 	goodput_fraction: (($goodput / $m.rate_bps) | r3),
 	jain: ($flows | map(.goodput_bps) | jain | r3),
+	# flows of different CCs sharing the bottleneck: each CC's share
+	shares: (if ($flows | map(.cc) | unique | length) < 2 then null else
+		($flows | map(.goodput_bps) | add) as $all
+		| $flows | group_by(.cc) | map({ key: .[0].cc,
+			value: ((map(.goodput_bps) | add) / $all | r3) }) | from_entries end),
+	# flows starting apart: from the last start on, Jain's index over the
+	# overlap and the time until a 2 s window where the smaller flow got
+	# >= 80 % of the larger one's throughput
+	staggered: (if ($flows | length) < 2 or ($flows | map(.start_s) | max) < 1 then null else
+		($flows | map(.start_s) | max) as $t2
+		| ($flows | map(series)) as $S
+		| ($S | map(last[0] // 0) | min) as $te
+		| { second_start_s: $t2,
+		    jain_overlap: ($S | map(win_mean($t2; $te)) | jain | r3),
+		    converge_s: ([range(0; ([($te - $t2 - 2) * 2, -1] | max | floor) + 1)]
+			| map($t2 + . / 2) | map(. as $w | select($S | map(win_mean($w; $w + 2)) | fairness >= 0.8))
+			| if length == 0 then null else .[0] + 2 - $t2 | r3 end) } end),
+	modes: (if ($flows | map(select(.modes)) | length) == 0 then null else
+		($flows | map(select(.modes))[0].modes) as $m
+		| { seq: ($m.seq | join(" ")),
+		    probe_rtt: ($m.probe_rtt_s | length),
+		    probe_rtt_interval_s: ($m.probe_rtt_s | if length < 2 then null
+			else [range(1; length) as $i | .[$i] - .[$i - 1]] | mean | r3 end) } end),
 	retrans: (($flows | map(.retrans) | add // 0) + ($wl | map(select(.type == "flow") | .retrans // 0) | add // 0)),
 	rtt_ms: ($ss | map(select(.acked > 100000) | .rtt_ms) |
 		{ p50: pct(0.5), p95: pct(0.95), p99: pct(0.99) }),

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Samplers for a run: the bottleneck's queue (ccload tc stats --interval)
-# and every TCP flow's cwnd, RTT and pacing rate (ss), as JSON lines.
+# Samplers for a run: the bottleneck's queue (ccload tc stats --interval),
+# every TCP flow's cwnd, RTT and pacing rate (ss), and optionally a bpftrace
+# script's events (bench/trace/), as JSON lines.
 
 # sample_queue OUT_FILE INTERVAL_MS [BOTTLENECK_INDEX]
 sample_queue() {
@@ -37,6 +38,23 @@ sample_flows() {
 		done
 	) >"$out" 2>/dev/null &
 	SAMPLER_PIDS+=($!)
+}
+
+# sample_trace OUT_FILE SCRIPT: bench/trace/SCRIPT.bt's output, from a
+# private mount namespace with tracefs (the host's mounts stay as they are).
+# Returns once the probes are attached (bpftrace takes seconds to start).
+sample_trace() {
+	local out=$1 i
+	unshare -m sh -c 'mountpoint -q /sys/kernel/tracing ||
+		mount -t tracefs nodev /sys/kernel/tracing && exec bpftrace "$0"' \
+		"$ROOT/bench/trace/$2.bt" >"$out" 2>"$out.err" &
+	SAMPLER_PIDS+=($!)
+	for ((i = 0; i < 150; i++)); do
+		grep -qs '^Attaching' "$out" && return 0
+		kill -0 "${SAMPLER_PIDS[-1]}" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
 }
 
 stop_samplers() {

@@ -27,6 +27,19 @@ for rep in 1 2; do
 	check_range "rep $rep: DRAIN entered" "$(jfield "$s" .enter_drain)" 1 100
 	check_range "rep $rep: PROBE_BW entered" "$(jfield "$s" .enter_probe_bw)" 1 100
 done
+# The mode timeline (bench/trace/bbr-modes.bt, the same probe for both CCs):
+# every run of either walks STARTUP -> [DRAIN] -> PROBE_BW, and both walk the
+# same sequence.  tcp_probe fires before an ACK is processed, so a DRAIN that
+# ends on the ACK that began it (inflight already down to the BDP) is not
+# seen; bpf_bbr's enter_drain counter above shows DRAIN for the BPF side.
+for a in bbr bpf_bbr; do
+	check "$a: every run's flow went STARTUP -> [DRAIN] -> PROBE_BW ($(jq -c --arg a $a '.summary[$a].mode_seqs' "$R"))" \
+		jq -e --arg a $a '[.runs[] | select(.algo == $a) | .flows[0].modes.seq | map(select(. != "DRAIN"))[0:2]]
+			| length == 2 and all(. == ["STARTUP", "PROBE_BW"])' "$R"
+done
+check "bbr and bpf_bbr walked the same mode sequence (DRAIN aside)" \
+	jq -e 'def nd: map(split(" ") | map(select(. != "DRAIN")) | join(" ")) | unique;
+		(.summary.bbr.mode_seqs | nd) == (.summary.bpf_bbr.mode_seqs | nd)' "$R"
 # Tolerances of issue 4: throughput within 5 %, median RTT within 10 %,
 # widened here to 20 % for RTT: on this machine's VDE backend the delay the
 # backend itself adds under load varies by several ms between runs
