@@ -17,10 +17,14 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader -Ibench
 LDLIBS_BPF := -lbpf -lelf -lz
 
-# One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).
+# One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
+# algorithms in PRE610 also get a variant for kernels before 6.10
+# (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
 ALGOS     := dctcp bbr
+PRE610    := bbr
 TC_PROGS  := switch
-BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(TC_PROGS:%=$(BUILD)/%.bpf.o)
+BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
+	     $(TC_PROGS:%=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 
 LOADER_SRCS := $(wildcard loader/*.c)
@@ -57,6 +61,9 @@ vmlinux:
 $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -DCCS_PRE_6_10 -c $< -o $@
+
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -65,6 +72,9 @@ $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/lib/*.h) | $(BUILD)/test
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/%.pre610.skel.h: $(BUILD)/%.pre610.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_pre610_bpf > $@
 
 $(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(SKELS) | $(BUILD)/loader
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -457,8 +457,11 @@ static __always_inline void update_min_rtt(struct sock *sk, const struct rate_sa
 	if (bbr->mode == BBR_MODE_PROBE_RTT) {
 		__u32 in_flight = tcp_packets_in_flight(tp);
 
-		/* Low-rate samples of this mode must not lower the model. */
-		tp->app_limited = (tp->delivered + in_flight) ? : 1;
+		/* Low-rate samples of this mode must not lower the model.  (Not
+		 * writable before 6.10: there, a bw max-filter window that ends
+		 * in PROBE_RTT may take a lower sample.) */
+		if (CCS_CAN_WRITE_APP_LIMITED)
+			tp->app_limited = (tp->delivered + in_flight) ? : 1;
 		if (!bbr->probe_rtt_done_stamp && in_flight <= BBR_CWND_MIN_TARGET) {
 			bbr->probe_rtt_done_stamp = now + probe_rtt_mode_ms;
 			bbr->probe_rtt_round_done = 0;

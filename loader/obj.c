@@ -4,6 +4,7 @@
 #include <bpf/btf.h>
 
 #include "obj.h"
+#include "kfeat.h"
 #include "log.h"
 
 #define VERIFIER_TAIL_LINES 20
@@ -15,7 +16,14 @@ struct bpf_object *obj_open_algo(const struct algo *a)
 	const void *elf;
 	size_t sz;
 
-	elf = a->elf_bytes(&sz);
+	if (a->elf_bytes_pre_6_10 && kfeat_cong_control_2args()) {
+		pr_debug("%s: kernel's cong_control takes (sk, rs): the object for kernels before 6.10\n",
+			 a->name);
+		elf = a->elf_bytes_pre_6_10(&sz);
+	} else {
+		pr_debug("%s: the object for kernels from 6.10\n", a->name);
+		elf = a->elf_bytes(&sz);
+	}
 	obj = bpf_object__open_mem(elf, sz, &opts);
 	if (!obj)
 		pr_warn("%s: cannot open BPF object: %s\n", a->name, strerror(errno));

@@ -12,6 +12,7 @@
 #include "dctcp.skel.h"
 #include "bbr.h"
 #include "bbr.skel.h"
+#include "bbr.pre610.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -93,6 +94,7 @@ static const struct algo algo_bbr = {
 	.name = "bpf_bbr",
 	.summary = "BBR v1 as in Linux: bw and min_rtt model, pacing",
 	.elf_bytes = bbr_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = bbr_pre610_bpf__elf_bytes,
 	.tunables = bbr_tunables,
 	.n_tunables = N(bbr_tunables),
 	.stats = bbr_stats,

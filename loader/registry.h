@@ -39,6 +39,9 @@ struct algo {
 	const char *name;		/* kernel CC name, <= 15 chars */
 	const char *summary;
 	const void *(*elf_bytes)(size_t *sz);
+	/* the object built with -DCCS_PRE_6_10, for kernels whose cong_control
+	 * takes (sk, rs); NULL when one object serves every kernel */
+	const void *(*elf_bytes_pre_6_10)(size_t *sz);
 	const struct tunable *tunables;
 	size_t n_tunables;
 	const struct stat_desc *stats;	/* slots from CCS_STAT_ALGO on */

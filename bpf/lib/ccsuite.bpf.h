@@ -81,14 +81,21 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 }
 
 /*
- * cong_control() is (sk, rs) before Linux 6.10 and (sk, ack, flag, rs) from
- * it on: one source serves both, the object for older kernels is built with
- * -DCCS_CONG_CONTROL_2ARGS.
+ * Kernel-version differences, all in one place.  Objects target Linux 6.10
+ * and later; -DCCS_PRE_6_10 builds the variant for 6.1 to 6.9 of an
+ * algorithm that needs one.  The two differ in:
+ *  - cong_control(): (sk, rs) before 6.10, (sk, ack, flag, rs) from it on;
+ *  - tcp_sock.app_limited (and snd_cwnd_stamp): writable by a CC from 6.10
+ *    (the same series), read-only before.
+ * ccload picks the variant from the running kernel's BTF (the arity of
+ * tcp_congestion_ops.cong_control: loader/kfeat.c), not from its version.
  */
-#ifdef CCS_CONG_CONTROL_2ARGS
+#ifdef CCS_PRE_6_10
 #define CCS_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
+#define CCS_CAN_WRITE_APP_LIMITED 0
 #else
 #define CCS_CONG_CONTROL_ARGS struct sock *sk, __u32 ack, int flag, const struct rate_sample *rs
+#define CCS_CAN_WRITE_APP_LIMITED 1
 #endif
 
 /* include/net/tcp.h tcp_packets_in_flight(): sent, not yet acked or lost. */

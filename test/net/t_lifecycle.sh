@@ -99,3 +99,21 @@ check_range "--watch 1 for 2.5 s prints reports" "$n" 2 3
 check "list counts the flows using it (none now)" bash -c \
 	"'$CCLOAD' -q list | grep -q '0 flows using it now'"
 check "detach" "$CCLOAD" -q detach bpf_dctcp
+
+echo "kernel variants"
+# cong_control's arity in this kernel's BTF decides which bpf_bbr object
+# loads (bpf/lib/ccsuite.bpf.h); the test expects what BTF says.
+arity=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+	awk '/STRUCT .tcp_congestion_ops. /{s = 1} s && /.cong_control. type_id=/ {
+		sub(/.*type_id=/, ""); print $1; exit }')
+proto=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+	awk -v id="$arity" '$1 == "[" id "]" { sub(/.*type_id=/, ""); print $1; exit }')
+nargs=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+	awk -v id="$proto" '$1 == "[" id "]" { sub(/.*vlen=/, ""); print $1; exit }')
+want="kernels from 6.10"
+[ "$nargs" = 2 ] && want="kernels before 6.10"
+log=$("$CCLOAD" -v attach bpf_bbr 2>&1)
+check "cong_control takes $nargs arguments here: ccload loads the object for $want" \
+	grep -q "the object for $want" <<<"$log"
+check "and it registers" grep -q "bpf_bbr registered" <<<"$log"
+"$CCLOAD" -q detach bpf_bbr
