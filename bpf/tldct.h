@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * TLDCT arithmetic (task-aware DCTCP), shared by bpf/tldct.bpf.c and the
+ * host unit tests.  The paper's equations (1), (2) and (4) are missing from
+ * its text; these are the project's definitions (../shared/specs/tldct.md),
+ * built to have the properties the paper states:
+ *
+ *   beta  (eq. 1) task-size factor from S_t, the bytes the task has sent:
+ *         beta_min below task_min, beta_max from task_max, linear between
+ *         (defaults 0.5, 1.5, 47 KB, 100 KB);
+ *   gamma (eq. 2) tail factor of a flow that sent S_f of its task's S_t
+ *         over n live flows: max(0, (S_f - S_t/n) / S_f), 0 for a flow at
+ *         or behind its task's average (a tail flow), and 0 when S_f or n
+ *         is 0;
+ *   p     (eq. 4) back-off: p = min(1, alpha * beta * (1 + gamma)) and, on
+ *         a congestion signal, cwnd <- cwnd * (1 - p/2): DCTCP's cut with
+ *         alpha scaled (alpha as in dctcp.h, eq. 3);
+ *   growth in congestion avoidance: +1/cwnd per acked segment scaled by
+ *         1 / (beta (1 + gamma)), the scale clamped to [grow_min, grow_max]
+ *         (defaults 0.5, 2): one segment per cwnd * beta * (1 + gamma)
+ *         acked segments.
+ *
+ * So a small task (beta 0.5) backs off half as much as DCTCP and grows
+ * twice as fast; a large one (beta 1.5) backs off more and grows slower;
+ * a flow ahead of its task (gamma > 0) yields to the task's tail.
+ *
+ * Fixed point: beta, gamma and scales in 1/1024 (TLDCT_ONE); alpha and p in
+ * 2^-20 (DCTCP_ALPHA_ONE); sizes in bytes, or KB (1024 bytes) on the wire.
+ */
+#ifndef CCSUITE_TLDCT_H
+#define CCSUITE_TLDCT_H
+
+#include "dctcp.h"
+
+#define TLDCT_ONE		1024U	/* 1.0 for beta, gamma and scales */
+
+struct tldct_params {
+	__u64 task_min;		/* bytes: S_t below this is a small task */
+	__u64 task_max;		/* bytes: S_t from this on is a large task */
+	__u32 beta_min;		/* 1/1024 */
+	__u32 beta_max;		/* 1/1024 */
+	__u32 grow_min;		/* 1/1024: clamp of the growth scale */
+	__u32 grow_max;		/* 1/1024 */
+};
+
+/* Equation (1): beta from the task's bytes sent so far. */
+static inline __u32 tldct_beta(const struct tldct_params *p, __u64 s_t)
+{
+	__u64 span;
+
+	if (s_t < p->task_min)
+		return p->beta_min;
+	if (s_t >= p->task_max || p->task_max <= p->task_min)
+		return p->beta_max;
+	span = p->task_max - p->task_min;
+	if (p->beta_max >= p->beta_min)
+		return p->beta_min + (__u32)((__u64)(p->beta_max - p->beta_min) * (s_t - p->task_min) / span);
+	return p->beta_min - (__u32)((__u64)(p->beta_min - p->beta_max) * (s_t - p->task_min) / span);
+}
+
+/* Equation (2): how far this flow is ahead of its task's average, in
+ * [0, 1024); 0 when it is not ahead or nothing is known. */
+static inline __u32 tldct_gamma(__u64 s_f, __u64 s_t, __u32 n)
+{
+	__u64 avg;
+
+	if (!s_f || !n)
+		return 0;
+	avg = s_t / n;
+	if (s_f <= avg)
+		return 0;
+	/* keep (s_f - avg) * 1024 within 64 bits for any s_f */
+	if (s_f >> 53) {
+		s_f >>= 11;
+		avg >>= 11;
+	}
+	return (__u32)((s_f - avg) * TLDCT_ONE / s_f);
+}
+
+/* beta * (1 + gamma), in 1/1024. */
+static inline __u32 tldct_factor(__u32 beta, __u32 gamma)
+{
+	return (__u32)(((__u64)beta * (TLDCT_ONE + gamma)) / TLDCT_ONE);
+}
+
+/* Equation (4)'s p = min(1, alpha * beta * (1 + gamma)), in 2^-20. */
+static inline __u32 tldct_p(__u32 alpha, __u32 beta, __u32 gamma)
+{
+	__u64 p;
+
+	if (alpha > DCTCP_ALPHA_ONE)
+		alpha = DCTCP_ALPHA_ONE;
+	p = (__u64)alpha * tldct_factor(beta, gamma) / TLDCT_ONE;
+	return p > DCTCP_ALPHA_ONE ? DCTCP_ALPHA_ONE : (__u32)p;
+}
+
+/* The window after a congestion signal: cwnd * (1 - p/2), at least 2. */
+static inline __u32 tldct_ssthresh(__u32 cwnd, __u32 alpha, __u32 beta, __u32 gamma)
+{
+	return dctcp_ssthresh_of(cwnd, tldct_p(alpha, beta, gamma));
+}
+
+/* Congestion avoidance: cwnd grows by one segment per this many acked
+ * segments, cwnd * beta * (1 + gamma) with the growth scale
+ * 1 / (beta (1 + gamma)) clamped to [grow_min, grow_max]; at least 1. */
+static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd,
+				    __u32 beta, __u32 gamma)
+{
+	__u64 f = tldct_factor(beta, gamma), w;
+	/* scale = 1024 / f in [grow_min, grow_max]  <=>  f in
+	 * [1024^2 / grow_max, 1024^2 / grow_min] */
+	__u64 f_lo = p->grow_max ? (__u64)TLDCT_ONE * TLDCT_ONE / p->grow_max : 0;
+	__u64 f_hi = p->grow_min ? (__u64)TLDCT_ONE * TLDCT_ONE / p->grow_min : ~0ULL;
+
+	if (f < f_lo)
+		f = f_lo;
+	if (f > f_hi)
+		f = f_hi;
+	w = (__u64)cwnd * f / TLDCT_ONE;
+	if (w < 1)
+		w = 1;
+	return w > 0xFFFFFFFFULL ? 0xFFFFFFFFU : (__u32)w;
+}
+
+/*
+ * The TCP options (RFC 6994 experimental option, kind 253, with this
+ * ExID): the SYN carries the sender's task id; the receiver's ACKs carry
+ * its view of the task, S_t in KB (24 bits) and n (8 bits), both
+ * saturating, in one 32-bit field as in the paper.  Network order.
+ *
+ *   SYN: 253, 12, ExID (2), task id (8)
+ *   ACK: 253,  8, ExID (2), S_t KB << 8 | n (4)
+ */
+#define TLDCT_OPT_KIND		253
+#define TLDCT_OPT_EXID		0xCC7DU
+#define TLDCT_OPT_SYN_LEN	12
+#define TLDCT_OPT_ACK_LEN	8
+#define TLDCT_ST_KB_MAX		0xFFFFFFU
+#define TLDCT_N_MAX		0xFFU
+
+static inline __u32 tldct_feedback_pack(__u64 s_t_bytes, __u64 n)
+{
+	__u64 kb = s_t_bytes >> 10;
+
+	if (kb > TLDCT_ST_KB_MAX)
+		kb = TLDCT_ST_KB_MAX;
+	if (n > TLDCT_N_MAX)
+		n = TLDCT_N_MAX;
+	return (__u32)(kb << 8 | n);
+}
+
+static inline __u64 tldct_feedback_bytes(__u32 packed)
+{
+	return (__u64)(packed >> 8) << 10;
+}
+
+static inline __u32 tldct_feedback_n(__u32 packed)
+{
+	return packed & TLDCT_N_MAX;
+}
+
+/* Stats slots of bpf_tldct: bpf_dctcp's, then its own. */
+enum tldct_stat {
+	TLDCT_STAT_SYN_OPT_TX = DCTCP_STAT_MAX,	/* SYNs sent with a task id */
+	TLDCT_STAT_SYN_OPT_RX,		/* receiver: flows that arrived with one */
+	TLDCT_STAT_ACK_OPT_TX,		/* receiver: ACKs sent with S_t, n */
+	TLDCT_STAT_ACK_OPT_RX,		/* sender: ACKs whose S_t, n were taken */
+	TLDCT_STAT_OPT_BAD,		/* options of our ExID with a bad length */
+	TLDCT_STAT_RX_TASKS_NEW,	/* receiver: task entries created */
+	TLDCT_STAT_RX_TABLE_FULL,	/* receiver: a task entry could not be made */
+	TLDCT_STAT_LOCAL_TASKS_NEW,	/* sender: local task entries created */
+	TLDCT_STAT_CUT_REMOTE,		/* cuts computed from the receiver's view */
+	TLDCT_STAT_CUT_LOCAL,		/* cuts from the local task table (no feedback) */
+	TLDCT_STAT_CUT_NO_TASK,		/* cuts of taskless flows: a task of one */
+	TLDCT_STAT_BETA,		/* gauge: beta of the last cut (1/1024) */
+	TLDCT_STAT_GAMMA,		/* gauge: gamma of the last cut (1/1024) */
+	TLDCT_STAT_MAX,
+};
+
+#endif /* CCSUITE_TLDCT_H */

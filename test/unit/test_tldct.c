@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the TLDCT arithmetic in bpf/tldct.h: the properties the
+ * paper states and the spec's definitions (../shared/specs/tldct.md), with
+ * expected values worked out by hand from those definitions.
+ */
+#include <criterion/criterion.h>
+
+#include "tldct.h"
+
+#define KB 1024ULL
+#define ONE TLDCT_ONE
+#define AONE DCTCP_ALPHA_ONE
+
+static const struct tldct_params P = {
+	.task_min = 47 * KB, .task_max = 100 * KB,
+	.beta_min = ONE / 2, .beta_max = ONE * 3 / 2,
+	.grow_min = ONE / 2, .grow_max = ONE * 2,
+};
+
+Test(tldct_beta, boundaries_and_the_linear_part)
+{
+	cr_assert_eq(tldct_beta(&P, 0), 512);
+	cr_assert_eq(tldct_beta(&P, 47 * KB - 1), 512, "just below task_min");
+	cr_assert_eq(tldct_beta(&P, 47 * KB), 512, "at task_min the ramp starts");
+	/* halfway between 47 and 100 KB: 0.5 + 1.0 / 2 = 1.0 */
+	cr_assert_eq(tldct_beta(&P, (47 + 100) * KB / 2), 1024);
+	cr_assert_eq(tldct_beta(&P, 100 * KB - 1), 1535, "just below task_max: floor");
+	cr_assert_eq(tldct_beta(&P, 100 * KB), 1536);
+	cr_assert_eq(tldct_beta(&P, ~0ULL), 1536, "any size above");
+}
+
+Test(tldct_beta, degenerate_ramp_is_a_step)
+{
+	struct tldct_params q = P;
+
+	q.task_max = q.task_min;
+	cr_assert_eq(tldct_beta(&q, q.task_min - 1), q.beta_min);
+	cr_assert_eq(tldct_beta(&q, q.task_min), q.beta_max);
+}
+
+Test(tldct_gamma, tail_flows_and_missing_data_give_zero)
+{
+	cr_assert_eq(tldct_gamma(0, 100 * KB, 4), 0, "S_f = 0: no division");
+	cr_assert_eq(tldct_gamma(10 * KB, 100 * KB, 0), 0, "n = 0: no division");
+	cr_assert_eq(tldct_gamma(10 * KB, 100 * KB, 4), 0, "behind the average (25 KB)");
+	cr_assert_eq(tldct_gamma(25 * KB, 100 * KB, 4), 0, "at the average");
+}
+
+Test(tldct_gamma, ahead_of_the_average)
+{
+	/* S_f = 50 KB, average 25 KB: (50 - 25) / 50 = 0.5 */
+	cr_assert_eq(tldct_gamma(50 * KB, 100 * KB, 4), 512);
+	/* the only flow of its task: S_f = S_t, n = 1 */
+	cr_assert_eq(tldct_gamma(80 * KB, 80 * KB, 1), 0);
+	/* stale S_t smaller than S_f (feedback lags): (S_f - S_t) / S_f */
+	cr_assert_eq(tldct_gamma(100 * KB, 50 * KB, 1), 512);
+	/* never 1.0 or more, and no overflow at huge sizes */
+	cr_assert_lt(tldct_gamma(~0ULL, 0, 1), 1025);
+	cr_assert_eq(tldct_gamma(1ULL << 60, 1ULL << 60, 2), 512);
+}
+
+Test(tldct_p, scales_alpha_and_clamps_at_one)
+{
+	cr_assert_eq(tldct_p(AONE / 4, 1024, 0), AONE / 4, "beta 1, gamma 0: DCTCP");
+	cr_assert_eq(tldct_p(AONE / 4, 512, 0), AONE / 8, "small task: half");
+	cr_assert_eq(tldct_p(AONE / 4, 1536, 512), AONE * 9 / 16, "1.5 * 1.5 * 1/4");
+	cr_assert_eq(tldct_p(AONE, 1536, 1023), AONE, "clamped at 1");
+	cr_assert_eq(tldct_p(AONE * 2, 1024, 0), AONE, "alpha above 1 is 1");
+	cr_assert_eq(tldct_p(0, 1536, 1023), 0, "no marks, no cut");
+}
+
+/* The paper's property 1: at equal alpha, a small task backs off less than
+ * a large one. */
+Test(tldct_properties, small_task_backs_off_less_than_large)
+{
+	__u32 alpha = AONE / 2, cwnd = 100;
+	__u32 small = tldct_ssthresh(cwnd, alpha, tldct_beta(&P, 20 * KB), 0);
+	__u32 large = tldct_ssthresh(cwnd, alpha, tldct_beta(&P, 500 * KB), 0);
+
+	/* p = 0.5 * 0.5 = 0.25: cut 12.5 -> 88; p = 0.5 * 1.5 = 0.75: cut 37.5 -> 63 */
+	cr_assert_eq(small, 88);
+	cr_assert_eq(large, 63);
+	cr_assert_gt(small, dctcp_ssthresh_of(cwnd, alpha), "small backs off less than DCTCP");
+	cr_assert_lt(large, dctcp_ssthresh_of(cwnd, alpha), "large backs off more than DCTCP");
+}
+
+/* Property 2: inside a task, a flow ahead of the average backs off more
+ * than the task's tail flow. */
+Test(tldct_properties, flow_ahead_backs_off_more_than_tail)
+{
+	__u64 s_t = 200 * KB;
+	__u32 n = 4, beta = tldct_beta(&P, s_t), alpha = AONE / 4, cwnd = 80;
+	__u32 ahead = tldct_ssthresh(cwnd, alpha, beta, tldct_gamma(100 * KB, s_t, n));
+	__u32 tail = tldct_ssthresh(cwnd, alpha, beta, tldct_gamma(20 * KB, s_t, n));
+
+	cr_assert_lt(ahead, tail);
+	/* tail: p = 0.25 * 1.5 = 0.375 -> 80 - 15 = 65; ahead: gamma 0.5,
+	 * p = 0.5625 -> 80 - 22.5 -> 58 */
+	cr_assert_eq(tail, 65);
+	cr_assert_eq(ahead, 58);
+}
+
+Test(tldct_ai, growth_scale_and_its_clamp)
+{
+	/* beta 1, gamma 0: Reno, one segment per cwnd */
+	cr_assert_eq(tldct_ai_window(&P, 100, 1024, 0), 100);
+	/* small task: twice as fast */
+	cr_assert_eq(tldct_ai_window(&P, 100, 512, 0), 50);
+	/* large task, ahead: 1.5 * 1.5 = 2.25 -> clamped to scale 0.5 -> 200 */
+	cr_assert_eq(tldct_ai_window(&P, 100, 1536, 512), 200);
+	/* scale above 2 clamped: beta 0.25 -> 0.5 -> 50 */
+	cr_assert_eq(tldct_ai_window(&P, 100, 256, 0), 50);
+	cr_assert_eq(tldct_ai_window(&P, 1, 512, 0), 1, "never 0");
+}
+
+Test(tldct_ssthresh, never_below_two)
+{
+	cr_assert_eq(tldct_ssthresh(2, AONE, 1536, 1023), 2);
+	cr_assert_eq(tldct_ssthresh(3, AONE, 1536, 1023), 2);
+}
+
+Test(tldct_feedback, pack_saturates_and_round_trips)
+{
+	__u32 v = tldct_feedback_pack(300 * KB + 5, 7);
+
+	cr_assert_eq(tldct_feedback_bytes(v), 300 * KB, "KB units, rounded down");
+	cr_assert_eq(tldct_feedback_n(v), 7);
+	v = tldct_feedback_pack(~0ULL, 100000);
+	cr_assert_eq(tldct_feedback_bytes(v), (__u64)TLDCT_ST_KB_MAX << 10, "S_t saturates");
+	cr_assert_eq(tldct_feedback_n(v), TLDCT_N_MAX, "n saturates");
+	cr_assert_eq(tldct_feedback_pack(0, 0), 0);
+}
