@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DCTCP's machinery (RFC 8257), for every CC built on it (bpf_dctcp,
+ * bpf_tldct): the sender's once-per-window alpha from the CE-marked share
+ * of deliveries, Reno's halving on real loss, and the receiver's CE state
+ * machine that ACKs at every flip of the CE state of arriving data, so the
+ * sender sees the exact marked byte count.  A CC keeps a struct dctcp_core
+ * in its icsk_ca_priv and calls these from its callbacks; what it does
+ * with alpha on a congestion signal is its own (ssthresh()).
+ *
+ * The arithmetic is in dctcp.h (unit-tested on the host).
+ */
+#ifndef CCSUITE_DCTCP_CORE_BPF_H
+#define CCSUITE_DCTCP_CORE_BPF_H
+
+#include "ccsuite.bpf.h"
+#include "dctcp.h"
+
+struct dctcp_core {
+	__u32 old_delivered;
+	__u32 old_delivered_ce;
+	__u32 prior_rcv_nxt;
+	__u32 alpha;		/* 1.0 = DCTCP_ALPHA_ONE */
+	__u32 next_seq;
+	__u32 ce_state;
+	__u32 loss_cwnd;
+	__u32 ecn;		/* ECN negotiated: DCTCP proper, else Reno */
+};
+
+static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct dctcp_core *ca)
+{
+	ca->next_seq = tp->snd_nxt;
+	ca->old_delivered = tp->delivered;
+	ca->old_delivered_ce = tp->delivered_ce;
+}
+
+/* @alpha_on_init in 1/1024 (the tunables' units). */
+static __always_inline void dctcp_core_init(struct sock *sk, struct dctcp_core *ca,
+					    __u32 alpha_on_init)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	ca->ecn = tcp_ecn_ok(tp) || sk->__sk_common.skc_state == TCP_LISTEN ||
+		  sk->__sk_common.skc_state == TCP_CLOSE;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->alpha = dctcp_alpha_from_1024(alpha_on_init);
+	ca->loss_cwnd = 0;
+	ca->ce_state = 0;
+	dctcp_core_reset(tp, ca);
+	ccs_stat_inc(CCS_STAT_FLOWS_INIT);
+	if (!ca->ecn)
+		ccs_stat_inc(DCTCP_STAT_NO_ECN);
+}
+
+/* Once per window (snd_una passed the window's end): fold F into alpha. */
+static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctcp_core *ca,
+						    __u32 shift_g)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	__u32 delivered, delivered_ce;
+
+	if (before(tp->snd_una, ca->next_seq))
+		return;
+	delivered = tp->delivered - ca->old_delivered;
+	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
+	ca->alpha = dctcp_alpha_next(ca->alpha, delivered, delivered_ce, shift_g);
+	dctcp_core_reset(tp, ca);
+	ccs_stat_inc(DCTCP_STAT_ALPHA_UPDATES);
+	ccs_stat_add(DCTCP_STAT_DELIVERED, delivered);
+	ccs_stat_add(DCTCP_STAT_DELIVERED_CE, delivered_ce);
+}
+
+static __always_inline void dctcp_core_in_ack_event(struct sock *sk, struct dctcp_core *ca,
+						    __u32 flags, __u32 shift_g)
+{
+	ccs_stat_inc(CCS_STAT_ACKS);
+	if (flags & CA_ACK_ECE)
+		ccs_stat_inc(CCS_STAT_ECE_ACKS);
+	if (ca->ecn)
+		dctcp_core_update_alpha(sk, ca, shift_g);
+}
+
+/* Real loss: a Reno halving, once per episode (RTO in cwnd_event, fast
+ * recovery in set_state), whatever alpha says. */
+static __always_inline void dctcp_core_react_to_loss(struct sock *sk, struct dctcp_core *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	ca->loss_cwnd = tp->snd_cwnd;
+	tp->snd_ssthresh = dctcp_loss_ssthresh(tp->snd_cwnd);
+}
+
+static __always_inline void dctcp_core_set_state(struct sock *sk, struct dctcp_core *ca,
+						 __u8 new_state, bool clamp_alpha_on_loss)
+{
+	if (new_state == TCP_CA_Recovery &&
+	    new_state != inet_csk(sk)->icsk_ca_state)
+		dctcp_core_react_to_loss(sk, ca);
+	if (new_state == TCP_CA_Loss && clamp_alpha_on_loss)
+		ca->alpha = DCTCP_ALPHA_ONE;
+}
+
+/* Receiver: ECN-Echo must follow the CE state of the data exactly (RFC 8257
+ * section 3.2), so an ACK goes out at every flip of that state. */
+static __always_inline void dctcp_core_ece_ack_cwr(struct sock *sk, __u32 ce_state)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ce_state == 1)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+static __always_inline void dctcp_core_ece_ack_update(struct sock *sk, enum tcp_ca_event ev,
+						      struct dctcp_core *ca)
+{
+	__u32 new_ce_state = ev == CA_EVENT_ECN_IS_CE;
+
+	if (ca->ce_state != new_ce_state) {
+		ccs_stat_inc(DCTCP_STAT_CE_FLIPS);
+		/* A delayed ACK still covers data of the old state: send it
+		 * now with the old ECE value, then ACK the new state at once. */
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
+			dctcp_core_ece_ack_cwr(sk, ca->ce_state);
+			bpf_tcp_send_ack(sk, ca->prior_rcv_nxt);
+			ccs_stat_inc(DCTCP_STAT_DELAYED_ACK_FLUSH);
+		}
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+	}
+	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
+	ca->ce_state = new_ce_state;
+	dctcp_core_ece_ack_cwr(sk, new_ce_state);
+}
+
+static __always_inline void dctcp_core_cwnd_event(struct sock *sk, struct dctcp_core *ca,
+						  enum tcp_ca_event ev)
+{
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+	case CA_EVENT_ECN_NO_CE:
+		dctcp_core_ece_ack_update(sk, ev, ca);
+		break;
+	case CA_EVENT_LOSS:
+		ccs_stat_inc(CCS_STAT_RTO);
+		dctcp_core_react_to_loss(sk, ca);
+		break;
+	default:
+		break;
+	}
+}
+
+static __always_inline __u32 dctcp_core_undo_cwnd(struct sock *sk, const struct dctcp_core *ca)
+{
+	ccs_stat_inc(CCS_STAT_UNDO);
+	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
+}
+
+#endif /* CCSUITE_DCTCP_CORE_BPF_H */
