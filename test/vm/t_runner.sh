@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Tests of test/vm/run itself, booting the pinned Debian 6.1 kernel
+# (test/vm/kernel.sh) a few times, one check per line ("ok - ..." or
+# "not ok - ..."), then "runner: N passed, N failed"; non-zero on a failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+KERNEL=$(test/vm/kernel.sh) || { echo "not ok - test/vm/kernel.sh gives the kernel"; echo "runner: 0 passed, 1 failed"; exit 1; }
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+passed=0 failed=0
+
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# vm NAME [runner options] -- COMMAND...: run it; its stdout, stderr, exit
+# status and wall time go to $OUT/NAME.{out,err,rc,time}.
+vm() {
+	local name=$1 rc=0 start=$SECONDS
+	shift
+	test/vm/run --kernel "$KERNEL" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" || rc=$?
+	echo $rc >"$OUT/$name.rc"
+	echo $((SECONDS - start)) >"$OUT/$name.time"
+}
+rc_is() { [ "$(cat "$OUT/$1.rc")" = "$2" ]; }
+not() { ! "$@" >/dev/null; }
+took() { echo "$(cat "$OUT/$1.time") s"; }
+# line NAME N: line N of NAME's stdout.
+line() { sed -n "$2p" "$OUT/$1.out"; }
+
+# One boot for what a passing command sees and sends back.
+# shellcheck disable=SC2016  # a literal $ is the point
+args=("a  b" "it's" '$HOME' '"q"' '' '*')
+vm basic -- bash -c '
+	printf "[%s]" "$@"; echo
+	pwd
+	echo to-stderr >&2
+	seq 100000 | md5sum
+	uname -r
+	stat -f -c %T /tmp /sys/fs/bpf /sys/fs/cgroup /sys/fs/cgroup/unified /sys/kernel/tracing | xargs
+	' _ "${args[@]}"
+check "exit 0 gives 0 ($(took basic))" rc_is basic 0
+check "arguments arrive exactly (spaces, quotes, \$, *, empty)" \
+	[ "$(line basic 1)" = "$(printf '[%s]' "${args[@]}")" ]
+check "the command runs in the host's working directory" [ "$(line basic 2)" = "$PWD" ]
+check "stderr reaches the host's stderr" grep -qx to-stderr "$OUT/basic.err"
+check "... and not its stdout" not grep to-stderr "$OUT/basic.out"
+check "100000 lines of stdout arrive complete" [ "$(line basic 3)" = "$(seq 100000 | md5sum)" ]
+check "the guest runs the 6.1 kernel ($(line basic 4))" [ "$(line basic 4)" = "${KERNEL##*/vmlinuz-}" ]
+check "tmpfs /tmp, bpffs, cgroup2 at /sys/fs/cgroup{,/unified}, tracefs" \
+	[ "$(line basic 5)" = "tmpfs bpf_fs cgroup2fs cgroup2fs tracefs" ]
+
+vm exit1 -- false
+check "exit 1 gives 1 ($(took exit1))" rc_is exit1 1
+vm exit7 -- sh -c 'exit 7'
+check "exit 7 gives 7 ($(took exit7))" rc_is exit7 7
+
+vm panic -- sh -c 'echo c >/proc/sysrq-trigger'
+check "a kernel panic gives 120, no status ($(took panic))" rc_is panic 120
+check "the panic's console lines are shown" grep -q 'Kernel panic' "$OUT/panic.err"
+
+vm warn -- sh -c 'echo "WARNING: injected by t_runner" >/dev/kmsg'
+check "a WARNING on the console fails a command that exited 0: 121 ($(took warn))" rc_is warn 121
+check "the offending console line is shown" grep -q 'WARNING: injected by t_runner' "$OUT/warn.err"
+
+vm hang --timeout 20 -- sleep 1000
+check "a hung guest is killed at --timeout 20: 124 ($(took hang))" rc_is hang 124
+check "... in time" [ "$(cat "$OUT/hang.time")" -le 30 ]
+
+# kill_mid_run SIGNAL: start a run whose guest sleeps, send the runner
+# SIGNAL once qemu writes its console, and check what is left behind.
+kill_mid_run() {
+	local sig=$1 tmp=$OUT/$1 runner rc=0
+	mkdir "$tmp"
+	TMPDIR=$tmp test/vm/run --kernel "$KERNEL" -- sleep 1000 >/dev/null 2>&1 &
+	runner=$!
+	for _ in $(seq 60); do
+		[ -s "$(find "$tmp" -name console 2>/dev/null | head -n1)" ] && break
+		sleep 0.5
+	done
+	kill -"$sig" $runner
+	wait $runner 2>/dev/null || rc=$?
+	sleep 1
+	check "SIG$sig stops the runner ($rc)" [ $rc = $((128 + $(kill -l "$sig"))) ]
+	check "... and its qemu" not pgrep -f "qemu-system.*$tmp"
+}
+kill_mid_run TERM
+check "... and the run's temporary files" [ -z "$(ls -A "$OUT/TERM")" ]
+kill_mid_run KILL
+
+echo "runner: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
