@@ -20,7 +20,7 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
 # algorithms in PRE610 also get a variant for kernels before 6.10
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
-ALGOS     := dctcp bbr
+ALGOS     := dctcp bbr tldct
 PRE610    := bbr
 TC_PROGS  := switch
 BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
@@ -38,7 +38,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
 	     vde2 gnuplot-nox iputils-ping
 
-.PHONY: all deps vmlinux test test-unit test-kern test-net demo bench-accuracy bench-cpucost clean
+.PHONY: all deps vmlinux test test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
 
@@ -111,6 +111,12 @@ test-kern: all $(KERN_BIN)
 
 test-net: all
 	test/net/run
+
+# The VM runner's own tests, under the pinned Debian 6.1 kernel (test/vm/).
+vmtest:
+	test/vm/deps.sh
+	test/vm/kernel.sh >/dev/null
+	test/vm/t_runner.sh
 
 demo: deps all
 	bench/demo

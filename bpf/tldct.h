@@ -95,7 +95,7 @@ static inline __u32 tldct_p(__u32 alpha, __u32 beta, __u32 gamma)
 }
 
 /* The window after a congestion signal: cwnd * (1 - p/2), at least 2. */
-static inline __u32 tldct_ssthresh(__u32 cwnd, __u32 alpha, __u32 beta, __u32 gamma)
+static inline __u32 tldct_ssthresh_of(__u32 cwnd, __u32 alpha, __u32 beta, __u32 gamma)
 {
 	return dctcp_ssthresh_of(cwnd, tldct_p(alpha, beta, gamma));
 }
@@ -159,6 +159,34 @@ static inline __u32 tldct_feedback_n(__u32 packed)
 	return packed & TLDCT_N_MAX;
 }
 
+/*
+ * Per-socket state (sk_storage map tldct_sk), shared by the CC, the sockops
+ * program and user space: an application or ccload writes task with
+ * TLDCT_SK_EXPLICIT before connect() (loader/task_api.h); the rest is the
+ * programs' own.
+ */
+#define TLDCT_SK_EXPLICIT	1	/* task set by the application */
+#define TLDCT_SK_RESOLVED	2	/* task fixed (explicit, cgroup or none) */
+#define TLDCT_SK_LOCAL		4	/* counted in tldct_tasks (sender) */
+#define TLDCT_SK_RX		8	/* counted in tldct_rx_tasks (receiver) */
+#define TLDCT_SK_FEEDBACK	16	/* fb holds the receiver's view */
+
+struct tldct_sk {
+	__u64 task;		/* 0: none */
+	__u32 flags;
+	__u32 fb;		/* the receiver's view, tldct_feedback_pack() */
+	__u64 counted;		/* bytes already added to the task's S_t */
+};
+
+/* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks). */
+struct tldct_task {
+	__u64 bytes;		/* S_t */
+	__u32 flows;		/* n */
+	__u32 pad;
+};
+
+#define TLDCT_MAX_TASKS		4096	/* entries per table (LRU) */
+
 /* Stats slots of bpf_tldct: bpf_dctcp's, then its own. */
 enum tldct_stat {
 	TLDCT_STAT_SYN_OPT_TX = DCTCP_STAT_MAX,	/* SYNs sent with a task id */
@@ -169,9 +197,9 @@ enum tldct_stat {
 	TLDCT_STAT_RX_TASKS_NEW,	/* receiver: task entries created */
 	TLDCT_STAT_RX_TABLE_FULL,	/* receiver: a task entry could not be made */
 	TLDCT_STAT_LOCAL_TASKS_NEW,	/* sender: local task entries created */
-	TLDCT_STAT_CUT_REMOTE,		/* cuts computed from the receiver's view */
-	TLDCT_STAT_CUT_LOCAL,		/* cuts from the local task table (no feedback) */
-	TLDCT_STAT_CUT_NO_TASK,		/* cuts of taskless flows: a task of one */
+	TLDCT_STAT_VIEW_REMOTE,		/* windows that took the receiver's view */
+	TLDCT_STAT_VIEW_LOCAL,		/* windows that took the local task table */
+	TLDCT_STAT_VIEW_NO_TASK,		/* windows of taskless flows: a task of one */
 	TLDCT_STAT_BETA,		/* gauge: beta of the last cut (1/1024) */
 	TLDCT_STAT_GAMMA,		/* gauge: gamma of the last cut (1/1024) */
 	TLDCT_STAT_MAX,

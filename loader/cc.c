@@ -8,6 +8,7 @@
  * the registration and the pins.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -112,11 +113,13 @@ static int pin_map(struct bpf_map *m, const char *dir, const char *name)
 }
 
 /* ops: the struct_ops map (detach finds it here first); stats; rodata
- * (list shows the tunables a registration was made with). */
+ * (list shows the tunables a registration was made with); and every other
+ * map of the algorithm under its own name (tables that ccload task and
+ * applications use). */
 static int pin_all(struct bpf_object *obj, const char *dir)
 {
 	struct bpf_map *stats = bpf_object__find_map_by_name(obj, "ccs_stats");
-	struct bpf_map *ro = obj_rodata(obj);
+	struct bpf_map *ro = obj_rodata(obj), *ops = obj_struct_ops(obj), *m;
 	int err;
 
 	err = mkdir_p(dir);
@@ -124,12 +127,61 @@ static int pin_all(struct bpf_object *obj, const char *dir)
 		pr_warn("cannot create %s: %s\n", dir, strerror(-err));
 		return err;
 	}
-	err = pin_map(obj_struct_ops(obj), dir, "ops");
+	err = pin_map(ops, dir, "ops");
 	if (!err && stats)
 		err = pin_map(stats, dir, "stats");
 	if (!err && ro)
 		err = pin_map(ro, dir, "rodata");
+	bpf_object__for_each_map(m, obj) {
+		if (err)
+			break;
+		if (m != ops && m != stats && !bpf_map__is_internal(m))
+			err = pin_map(m, dir, bpf_map__name(m));
+	}
 	return err;
+}
+
+/* An algorithm's sockops program (TCP options, per-connection state) runs
+ * for every TCP socket: attached to the cgroup v2 root by a link pinned
+ * beside the maps, so it stays when ccload exits and goes with detach. */
+static int attach_sockops(struct bpf_object *obj, const char *dir)
+{
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	char cg[256], path[512];
+	int fd, err;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_SOCK_OPS)
+			continue;
+		err = cgroup2_root(cg, sizeof(cg));
+		if (err) {
+			pr_warn("%s needs cgroup v2 (for its sockops program): none is mounted\n",
+				bpf_program__name(prog));
+			return err;
+		}
+		fd = open(cg, O_RDONLY | O_DIRECTORY);
+		if (fd < 0) {
+			pr_warn("cannot open %s: %s\n", cg, strerror(errno));
+			return -errno;
+		}
+		link = bpf_program__attach_cgroup(prog, fd);
+		err = link ? 0 : -errno;
+		close(fd);
+		if (err) {
+			pr_warn("cannot attach %s to %s: %s\n", bpf_program__name(prog), cg, strerror(-err));
+			return err;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, bpf_program__name(prog));
+		err = bpf_link__pin(link, path);
+		bpf_link__destroy(link);	/* the pin keeps it */
+		if (err) {
+			pr_warn("cannot pin %s: %s\n", path, strerror(-err));
+			return err;
+		}
+		pr_info("%s attached to the cgroup %s\n", bpf_program__name(prog), cg);
+	}
+	return 0;
 }
 
 /* ---- attach ---- */
@@ -302,7 +354,7 @@ int cmd_attach(int argc, char **argv)
 
 	pin_dir(name, dir, sizeof(dir));
 	rm_pin_dir(dir);	/* pins of a replaced registration */
-	if (pin_all(obj, dir) || (as_default && make_default(name)) ||
+	if (pin_all(obj, dir) || attach_sockops(obj, dir) || (as_default && make_default(name)) ||
 	    (non_restricted && make_non_restricted(name))) {
 		rm_pin_dir(dir);
 		bpf_link__destroy(link);	/* unregisters */

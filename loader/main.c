@@ -8,6 +8,7 @@
 #include "log.h"
 #include "stats.h"
 #include "tc.h"
+#include "task.h"
 
 struct cmd {
 	const char *name;
@@ -21,6 +22,7 @@ static const struct cmd cmds[] = {
 	{ "detach", cmd_detach, "unregister an algorithm (or --all)" },
 	{ "stats", cmd_stats, "counters as a table, JSON or Prometheus text" },
 	{ "tc", cmd_tc, "the test network's switch program on a device" },
+	{ "task", cmd_task, "bpf_tldct's tasks: set a socket's task, show the task tables" },
 };
 
 static void usage(FILE *f)

@@ -13,6 +13,8 @@
 #include "bbr.h"
 #include "bbr.skel.h"
 #include "bbr.pre610.skel.h"
+#include "tldct.h"
+#include "tldct.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -30,23 +32,27 @@ _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat")
 
 /* ---- bpf_dctcp ---- */
 
+/* DCTCP's tunables and stats, which bpf_tldct has as well. */
+#define DCTCP_TUNABLES \
+	{ "shift_g", TUN_UINT, 0, DCTCP_MAX_SHIFT_G, \
+	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)" }, \
+	{ "alpha_on_init", TUN_UINT, 0, DCTCP_MAX_ALPHA, \
+	  "initial alpha in 1/1024 units (1024 = start cautious)" }
+#define DCTCP_STATS \
+	{ "alpha_updates", STAT_COUNTER, "once-per-window alpha updates" }, \
+	{ "delivered", STAT_COUNTER, "packets delivered (summed per window)" }, \
+	{ "delivered_ce", STAT_COUNTER, "of which CE-marked" }, \
+	{ "ce_flips", STAT_COUNTER, "receiver: CE state changes" }, \
+	{ "delayed_ack_flush", STAT_COUNTER, "receiver: delayed ACK sent before a flip" }, \
+	{ "no_ecn", STAT_COUNTER, "flows without ECN (Reno fallback)" }
+
 static const struct tunable dctcp_tunables[] = {
-	{ "shift_g", TUN_UINT, 0, DCTCP_MAX_SHIFT_G,
-	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)" },
-	{ "alpha_on_init", TUN_UINT, 0, DCTCP_MAX_ALPHA,
-	  "initial alpha in 1/1024 units (1024 = start cautious)" },
+	DCTCP_TUNABLES,
 	{ "clamp_alpha_on_loss", TUN_BOOL, 0, 1,
 	  "set alpha to 1 after a retransmission timeout" },
 };
 
-static const struct stat_desc dctcp_stats[] = {
-	{ "alpha_updates", STAT_COUNTER, "once-per-window alpha updates" },
-	{ "delivered", STAT_COUNTER, "packets delivered (summed per window)" },
-	{ "delivered_ce", STAT_COUNTER, "of which CE-marked" },
-	{ "ce_flips", STAT_COUNTER, "receiver: CE state changes" },
-	{ "delayed_ack_flush", STAT_COUNTER, "receiver: delayed ACK sent before a flip" },
-	{ "no_ecn", STAT_COUNTER, "flows without ECN (Reno fallback)" },
-};
+static const struct stat_desc dctcp_stats[] = { DCTCP_STATS };
 _Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
 
 static const struct algo algo_dctcp = {
@@ -101,7 +107,50 @@ static const struct algo algo_bbr = {
 	.n_stats = N(bbr_stats),
 };
 
-const struct algo *const algos[] = { &algo_dctcp, &algo_bbr };
+/* ---- bpf_tldct ---- */
+
+#define FACTOR(name, help) { name, TUN_UINT, 1, 4096, help }
+static const struct tunable tldct_tunables[] = {
+	DCTCP_TUNABLES,
+	{ "task_min_kb", TUN_UINT, 0, 1U << 24, "beta is beta_min for tasks smaller than this (KB)" },
+	{ "task_max_kb", TUN_UINT, 0, 1U << 24, "beta is beta_max for tasks from this size on (KB)" },
+	FACTOR("beta_min", "task-size factor of small tasks in 1/1024 (512 = 0.5)"),
+	FACTOR("beta_max", "task-size factor of large tasks in 1/1024 (1536 = 1.5)"),
+	FACTOR("grow_min", "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024"),
+	FACTOR("grow_max", "upper clamp of the growth scale, 1/1024"),
+	{ "use_feedback", TUN_BOOL, 0, 1,
+	  "use the receiver's S_t and n when it sends them (0: the local task table only)" },
+};
+
+static const struct stat_desc tldct_stats[] = {
+	DCTCP_STATS,
+	{ "syn_opt_tx", STAT_COUNTER, "SYNs sent with a task id" },
+	{ "syn_opt_rx", STAT_COUNTER, "receiver: flows that arrived with a task id" },
+	{ "ack_opt_tx", STAT_COUNTER, "receiver: ACKs sent with the task's S_t and n" },
+	{ "ack_opt_rx", STAT_COUNTER, "sender: ACKs whose S_t and n were taken" },
+	{ "opt_bad", STAT_COUNTER, "options of ours with a bad length, ignored" },
+	{ "rx_tasks_new", STAT_COUNTER, "receiver: task entries created" },
+	{ "rx_table_full", STAT_COUNTER, "receiver: a task entry could not be made" },
+	{ "local_tasks_new", STAT_COUNTER, "sender: local task entries created" },
+	{ "view_remote", STAT_COUNTER, "windows whose beta, gamma came from the receiver's view" },
+	{ "view_local", STAT_COUNTER, "windows whose beta, gamma came from the local task table" },
+	{ "view_no_task", STAT_COUNTER, "windows of flows without a task (a task of one)" },
+	{ "beta", STAT_GAUGE, "beta at the last window cut (1/1024, largest over CPUs)" },
+	{ "gamma", STAT_GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)" },
+};
+_Static_assert(N(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
+
+static const struct algo algo_tldct = {
+	.name = "bpf_tldct",
+	.summary = "task-aware DCTCP: task-size and tail factors, receiver feedback in TCP options",
+	.elf_bytes = tldct_bpf__elf_bytes,
+	.tunables = tldct_tunables,
+	.n_tunables = N(tldct_tunables),
+	.stats = tldct_stats,
+	.n_stats = N(tldct_stats),
+};
+
+const struct algo *const algos[] = { &algo_dctcp, &algo_bbr, &algo_tldct };
 const size_t n_algos = N(algos);
 
 const struct algo *algo_find(const char *name)

@@ -45,6 +45,26 @@ int need_bpffs(void)
 	return 0;
 }
 
+/* Where cgroup v2 is mounted (a hybrid host has it at .../unified). */
+int cgroup2_root(char *buf, size_t len)
+{
+	char dev[64], dir[256], type[64];
+	FILE *f = fopen("/proc/self/mounts", "r");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%63s %255s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
 int mkdir_p(const char *path)
 {
 	char buf[256];

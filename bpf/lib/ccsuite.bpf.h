@@ -119,20 +119,27 @@ static __always_inline __s64 tcp_stamp_us_delta(__u64 t1, __u64 t0)
 extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
 extern void tcp_cong_avoid_ai(struct tcp_sock *tp, __u32 w, __u32 acked) __ksym;
 
-/* Reno growth: slow start, then +1 segment per window of ACKs (every CC in
- * the suite that does not own its growth uses this). */
-static __always_inline void ccs_reno_cong_avoid(struct sock *sk, __u32 acked)
+/* The first part of Reno's growth: nothing unless cwnd limits the flow,
+ * then slow start.  Returns the acked segments left for congestion
+ * avoidance (0: none). */
+static __always_inline __u32 ccs_slow_start_part(struct sock *sk, __u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	if (!tcp_is_cwnd_limited(sk))
-		return;
-	if (tcp_in_slow_start(tp)) {
+		return 0;
+	if (tcp_in_slow_start(tp))
 		acked = tcp_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
-	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+	return acked;
+}
+
+/* Reno growth: slow start, then +1 segment per window of ACKs (every CC in
+ * the suite that does not own its growth uses this). */
+static __always_inline void ccs_reno_cong_avoid(struct sock *sk, __u32 acked)
+{
+	acked = ccs_slow_start_part(sk, acked);
+	if (acked)
+		tcp_cong_avoid_ai(tcp_sk(sk), tcp_sk(sk)->snd_cwnd, acked);
 }
 
 /* ---- stats (layout in stats.h) ---- */

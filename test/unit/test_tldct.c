@@ -75,8 +75,8 @@ Test(tldct_p, scales_alpha_and_clamps_at_one)
 Test(tldct_properties, small_task_backs_off_less_than_large)
 {
 	__u32 alpha = AONE / 2, cwnd = 100;
-	__u32 small = tldct_ssthresh(cwnd, alpha, tldct_beta(&P, 20 * KB), 0);
-	__u32 large = tldct_ssthresh(cwnd, alpha, tldct_beta(&P, 500 * KB), 0);
+	__u32 small = tldct_ssthresh_of(cwnd, alpha, tldct_beta(&P, 20 * KB), 0);
+	__u32 large = tldct_ssthresh_of(cwnd, alpha, tldct_beta(&P, 500 * KB), 0);
 
 	/* p = 0.5 * 0.5 = 0.25: cut 12.5 -> 88; p = 0.5 * 1.5 = 0.75: cut 37.5 -> 63 */
 	cr_assert_eq(small, 88);
@@ -91,8 +91,8 @@ Test(tldct_properties, flow_ahead_backs_off_more_than_tail)
 {
 	__u64 s_t = 200 * KB;
 	__u32 n = 4, beta = tldct_beta(&P, s_t), alpha = AONE / 4, cwnd = 80;
-	__u32 ahead = tldct_ssthresh(cwnd, alpha, beta, tldct_gamma(100 * KB, s_t, n));
-	__u32 tail = tldct_ssthresh(cwnd, alpha, beta, tldct_gamma(20 * KB, s_t, n));
+	__u32 ahead = tldct_ssthresh_of(cwnd, alpha, beta, tldct_gamma(100 * KB, s_t, n));
+	__u32 tail = tldct_ssthresh_of(cwnd, alpha, beta, tldct_gamma(20 * KB, s_t, n));
 
 	cr_assert_lt(ahead, tail);
 	/* tail: p = 0.25 * 1.5 = 0.375 -> 80 - 15 = 65; ahead: gamma 0.5,
@@ -114,10 +114,10 @@ Test(tldct_ai, growth_scale_and_its_clamp)
 	cr_assert_eq(tldct_ai_window(&P, 1, 512, 0), 1, "never 0");
 }
 
-Test(tldct_ssthresh, never_below_two)
+Test(tldct_ssthresh_of, never_below_two)
 {
-	cr_assert_eq(tldct_ssthresh(2, AONE, 1536, 1023), 2);
-	cr_assert_eq(tldct_ssthresh(3, AONE, 1536, 1023), 2);
+	cr_assert_eq(tldct_ssthresh_of(2, AONE, 1536, 1023), 2);
+	cr_assert_eq(tldct_ssthresh_of(3, AONE, 1536, 1023), 2);
 }
 
 Test(tldct_feedback, pack_saturates_and_round_trips)

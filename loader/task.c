@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccload task set PID FD TASK   put another process's socket into a task
+ * ccload task get PID FD        a socket's task and the receiver's view
+ * ccload task list [--json]     the sender's and the receiver's task tables
+ *
+ * A socket of another process is reached with pidfd_getfd(2) (Linux 5.6,
+ * needs ptrace access to it: root), then written like ccs_task_set() does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+
+#include "task.h"
+#include "task_api.h"
+#include "log.h"
+#include "parse.h"
+#include "util.h"
+
+#define TASK_DIR PIN_ROOT "/bpf_tldct"
+
+static void task_usage(FILE *f)
+{
+	fprintf(f, "Usage: ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
+		   "       ccload task get PID FD        its task and what the receiver reported\n"
+		   "       ccload task list [--json]     the task tables (sender and receiver side)\n"
+		   "bpf_tldct must be attached.  TASK is a number (0 = none); a task set this way\n"
+		   "wins over the default, the socket's cgroup v2 id.  Set it before connect().\n");
+}
+
+static int open_pinned(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), TASK_DIR "/%s", name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		pr_warn("cannot open %s: %s (is bpf_tldct attached?)\n", path, strerror(errno));
+	return fd;
+}
+
+/* A duplicate of socket @fd of process @pid, or -1 (message printed). */
+static int steal_fd(const char *pid_s, const char *fd_s)
+{
+	uint64_t pid, fd;
+	int pidfd, dup;
+
+	if (parse_u64(pid_s, &pid) || parse_u64(fd_s, &fd) || pid == 0 || pid > INT32_MAX ||
+	    fd > INT32_MAX) {
+		pr_warn("task: PID and FD must be numbers\n");
+		return -1;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (pidfd < 0) {
+		pr_warn("task: no process %" PRIu64 ": %s\n", pid, strerror(errno));
+		return -1;
+	}
+	dup = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
+	if (dup < 0)
+		pr_warn("task: cannot get fd %" PRIu64 " of process %" PRIu64 ": %s\n", fd, pid,
+			strerror(errno));
+	close(pidfd);
+	return dup;
+}
+
+static int task_set(char **argv)
+{
+	uint64_t task;
+	int map, sock, err;
+
+	if (parse_u64(argv[2], &task)) {
+		pr_warn("task: TASK must be a number, not '%s'\n", argv[2]);
+		return 2;
+	}
+	if (need_root())
+		return 1;
+	map = open_pinned("tldct_sk");
+	if (map < 0)
+		return 1;
+	sock = steal_fd(argv[0], argv[1]);
+	if (sock < 0) {
+		close(map);
+		return 1;
+	}
+	err = ccs_task_set_map(map, sock, task);
+	if (err == -EBUSY)
+		pr_warn("task: the socket already counts its bytes under another task: set it before connect()\n");
+	else if (err)
+		pr_warn("task: cannot set the task: %s (is fd %s a TCP socket?)\n", strerror(-err), argv[1]);
+	else
+		printf("socket %s of process %s: task %" PRIu64 "\n", argv[1], argv[0], task);
+	close(sock);
+	close(map);
+	return err ? 1 : 0;
+}
+
+static int task_get(char **argv)
+{
+	struct tldct_sk v = {};
+	int map, sock, err;
+
+	if (need_root())
+		return 1;
+	map = open_pinned("tldct_sk");
+	if (map < 0)
+		return 1;
+	sock = steal_fd(argv[0], argv[1]);
+	if (sock < 0) {
+		close(map);
+		return 1;
+	}
+	err = bpf_map_lookup_elem(map, &sock, &v) ? -errno : 0;
+	close(sock);
+	close(map);
+	if (err == -ENOENT) {
+		printf("no task state (not a bpf_tldct socket, or no task set yet)\n");
+		return 0;
+	}
+	if (err) {
+		pr_warn("task: cannot read the socket's state: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("task %" PRIu64 " (%s)", (uint64_t)v.task,
+	       v.flags & TLDCT_SK_EXPLICIT ? "set explicitly" :
+	       v.flags & TLDCT_SK_RESOLVED ? "its cgroup" : "not resolved yet");
+	if (v.flags & TLDCT_SK_FEEDBACK)
+		printf(", receiver reports S_t %" PRIu64 " bytes, n %u",
+		       (uint64_t)tldct_feedback_bytes(v.fb), tldct_feedback_n(v.fb));
+	printf("\n");
+	return 0;
+}
+
+static int list_table(const char *name, const char *side, int json, int *first)
+{
+	struct tldct_task t;
+	uint64_t key, next, *prev = NULL;
+	int fd = open_pinned(name);
+
+	if (fd < 0)
+		return -1;
+	if (!json)
+		printf("%s side (%s):\n%20s %14s %6s\n", side, name, "task", "S_t bytes", "flows");
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &t))
+			continue;	/* went away meanwhile */
+		if (json)
+			printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"flows\":%u}",
+			       *first ? "" : ",", side, key, (uint64_t)t.bytes, t.flows);
+		else
+			printf("%20" PRIu64 " %14" PRIu64 " %6u\n", key, (uint64_t)t.bytes, t.flows);
+		*first = 0;
+	}
+	close(fd);
+	return 0;
+}
+
+static int task_list(int json)
+{
+	int first = 1, fd;
+
+	if (need_root())
+		return 1;
+	fd = open_pinned("tldct_sk");	/* attached at all? */
+	if (fd < 0)
+		return 1;
+	close(fd);
+	if (json)
+		printf("[");
+	if (list_table("tldct_tasks", "sender", json, &first) ||
+	    list_table("tldct_rx_tasks", "receiver", json, &first))
+		return 1;
+	if (json)
+		printf("]\n");
+	return 0;
+}
+
+int cmd_task(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--help")) {
+		task_usage(stdout);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "set"))
+		return task_set(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "get"))
+		return task_get(argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "list"))
+		return task_list(0);
+	if (argc == 3 && !strcmp(argv[1], "list") && !strcmp(argv[2], "--json"))
+		return task_list(1);
+	task_usage(stderr);
+	return 2;
+}
