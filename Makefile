@@ -82,7 +82,7 @@ $(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(SKELS) | $(BUILD)/loade
 $(BUILD)/ccload: $(LOADER_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
-$(BUILD)/tcpxfer: bench/tcpxfer.c | $(BUILD)
+$(BUILD)/tcpxfer: bench/tcpxfer.c loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ -lm
 
 $(BUILD)/wlgen: bench/wlgen.c bench/cdf.h | $(BUILD)

@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "task_api.h"
+
 #define BUF_SZ (128 * 1024)
 
 struct reply {
@@ -163,7 +165,7 @@ static int server(const char *bind_addr, const char *port, const char *cc, long 
 }
 
 static int client(const char *host, const char *port, const char *cc, uint64_t bytes,
-		  double secs, double rate_bps)
+		  double secs, double rate_bps, uint64_t task)
 {
 	static uint8_t buf[BUF_SZ];
 	struct sockaddr_storage ss;
@@ -182,6 +184,14 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 		die("socket");
 	if (set_cc(fd, cc))
 		return 1;
+	if (task) {
+		int err = ccs_task_set(fd, task);
+
+		if (err) {
+			fprintf(stderr, "tcpxfer: task %" PRIu64 ": %s\n", task, strerror(-err));
+			return 1;
+		}
+	}
 	if (connect(fd, (struct sockaddr *)&ss, len) < 0)
 		die("connect");
 	get_cc(fd, got, sizeof(got));
@@ -231,13 +241,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns]\n"
 		"       tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r bit/s]\n"
+		"                      [-T task]   (bpf_tldct task id, set before connect())\n"
 		"Exit status 3: the server did not receive every byte intact.\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *host = NULL, *port = "5600", *cc = NULL;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, task = 0;
 	double secs = 0, rate = 0;
 	long conns = 0;
 	int c, srv;
@@ -248,7 +259,7 @@ int main(int argc, char **argv)
 	}
 	srv = !strcmp(argv[1], "server");
 	optind = 2;
-	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:h")) != -1) {
+	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:h")) != -1) {
 		switch (c) {
 		case 'B': case 'c': host = optarg; break;
 		case 'p': port = optarg; break;
@@ -257,6 +268,7 @@ int main(int argc, char **argv)
 		case 'b': bytes = strtoull(optarg, NULL, 10); break;
 		case 't': secs = strtod(optarg, NULL); break;
 		case 'r': rate = strtod(optarg, NULL); break;
+		case 'T': task = strtoull(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -267,5 +279,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return client(host, port, cc, bytes, secs, rate);
+	return client(host, port, cc, bytes, secs, rate, task);
 }

@@ -5,9 +5,9 @@
  * tail factor gamma (tldct.h has the definitions and their arithmetic).
  *
  * A flow's task:
- *  - identity: the task id the application wrote into the socket's entry of
- *    tldct_sk (ccload task, or ccs_task_set() in loader/task_api.h), which
- *    wins; otherwise the socket's cgroup v2 id, so the workers of one job in
+ *  - identity: the task id the application set (setsockopt TLDCT_TCP_TASK:
+ *    ccs_task_set() in loader/task_api.h, or ccload task set), which wins;
+ *    otherwise the socket's cgroup v2 id, so the workers of one job in
  *    one cgroup form a task without any code change; 0 = no task;
  *  - S_t and n: the receiver's view when it runs bpf_tldct too (the sockops
  *    program below carries the task id on the SYN; the receiver counts the
@@ -153,7 +153,8 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 	struct tldct_task *t;
 	__u32 n = 1, src = TLDCT_STAT_VIEW_NO_TASK;
 
-	if (ts) {
+	/* the receiving end of a task's flow is no sender of it */
+	if (ts && !(ts->flags & TLDCT_SK_RX)) {
 		account_local(sk, ts);
 		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb)) {
 			s_t = tldct_feedback_bytes(ts->fb);
@@ -249,6 +250,232 @@ void BPF_PROG(tldct_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		return;
 	tldct_params(&p);
 	tcp_cong_avoid_ai(tp, tldct_ai_window(&p, tp->snd_cwnd, ca->beta, ca->gamma), acked);
+}
+
+/* ---- sockops: the task id on the SYN, the receiver's view on its ACKs ---- */
+
+#define SOL_TCP			6
+#define TCP_CONGESTION		13
+#define TCP_SAVE_SYN		27
+#define TCPHDR_SYN		0x02
+#define TCPHDR_ACK		0x10
+#define ENOMSG			42	/* asm-generic/errno.h */
+
+struct tldct_opt {		/* kind 253, len, ExID, value (tldct.h) */
+	__u8 kind;
+	__u8 len;
+	__u8 exid[2];
+	__u8 val[8];		/* SYN: task id (8); ACK: feedback (4) */
+};
+
+/* Only sockets whose CC is bpf_tldct take part (sockops runs for every TCP
+ * socket of the host): the listener, or the connecting socket. */
+static __always_inline bool is_tldct(struct bpf_sock_ops *skops)
+{
+	char cc[16] = {};
+
+	if (bpf_getsockopt(skops, SOL_TCP, TCP_CONGESTION, cc, sizeof(cc)))
+		return false;
+	return cc[0] == 'b' && cc[1] == 'p' && cc[2] == 'f' && cc[3] == '_' && cc[4] == 't' &&
+	       cc[5] == 'l' && cc[6] == 'd' && cc[7] == 'c' && cc[8] == 't' && !cc[9];
+}
+
+static __always_inline void set_cb_flags(struct bpf_sock_ops *skops, __u32 add, __u32 clear)
+{
+	bpf_sock_ops_cb_flags_set(skops, (skops->bpf_sock_ops_cb_flags | add) & ~clear);
+}
+
+/* Our option in the segment (or the SYN), @len bytes with the value in
+ * @o->val; -1 if absent, -2 if one of ours has a bad length. */
+static __always_inline int load_opt(struct bpf_sock_ops *skops, struct tldct_opt *o,
+				    __u32 len, __u64 flags)
+{
+	int ret;
+
+	__builtin_memset(o, 0, sizeof(*o));
+	o->kind = TLDCT_OPT_KIND;
+	o->len = 4;		/* search by kind and the 2-byte ExID */
+	o->exid[0] = TLDCT_OPT_EXID >> 8;
+	o->exid[1] = TLDCT_OPT_EXID & 0xff;
+	ret = bpf_load_hdr_opt(skops, o, sizeof(*o), flags);
+	if (ret == -ENOMSG)
+		return -1;
+	if (ret != (int)len || o->len != len) {
+		ccs_stat_inc(TLDCT_STAT_OPT_BAD);
+		return -2;
+	}
+	return 0;
+}
+
+static __always_inline __u64 be_load(const __u8 *p, int n)
+{
+	__u64 v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static __always_inline void be_store(__u8 *p, __u64 v, int n)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = v & 0xff;
+}
+
+static __always_inline int store_opt(struct bpf_sock_ops *skops, __u64 val, __u32 len)
+{
+	struct tldct_opt o = {
+		.kind = TLDCT_OPT_KIND,
+		.len = len,
+		.exid = { TLDCT_OPT_EXID >> 8, TLDCT_OPT_EXID & 0xff },
+	};
+
+	be_store(o.val, val, len - 4);
+	return bpf_store_hdr_opt(skops, &o, len, 0);
+}
+
+/* Receiver: a flow of @task arrived, or (@flows -1) went. */
+static __always_inline void rx_count(struct tldct_sk *ts, int flows)
+{
+	if (!task_add(&tldct_rx_tasks, ts->task, 0, flows, TLDCT_STAT_RX_TASKS_NEW))
+		return;
+	ccs_stat_inc(TLDCT_STAT_RX_TABLE_FULL);
+	ts->flags &= ~TLDCT_SK_RX;
+}
+
+/* Receiver: fold what arrived since the last ACK into the task's S_t and
+ * put the task's view on this ACK. */
+static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct tldct_sk *ts)
+{
+	__u64 rcvd = skops->bytes_received;
+	struct tldct_task *t;
+
+	if (rcvd != ts->counted) {
+		task_add(&tldct_rx_tasks, ts->task, rcvd - ts->counted, 0, 0);
+		ts->counted = rcvd;
+	}
+	t = bpf_map_lookup_elem(&tldct_rx_tasks, &ts->task);
+	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->flows), TLDCT_OPT_ACK_LEN))
+		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
+}
+
+SEC("sockops")
+int tldct_sockops(struct bpf_sock_ops *skops)
+{
+	struct bpf_sock *bsk = skops->sk;
+	struct tldct_opt o;
+	struct tldct_sk *ts;
+	struct sock *sk;
+	int one = 1;
+
+	if (!bsk)
+		return 1;
+	switch (skops->op) {
+	case BPF_SOCK_OPS_TCP_LISTEN_CB:
+		/* keep the SYN for PASSIVE_ESTABLISHED, and see its options */
+		if (is_tldct(skops)) {
+			bpf_setsockopt(skops, SOL_TCP, TCP_SAVE_SYN, &one, sizeof(one));
+			set_cb_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+		}
+		break;
+	case BPF_SOCK_OPS_TCP_CONNECT_CB:
+		/* sender: a task id on the SYN, then the receiver's options */
+		sk = (struct sock *)bpf_skc_to_tcp_sock(bsk);
+		if (!sk || !is_tldct(skops))
+			break;
+		ts = tldct_sk_of(sk);
+		if (ts && ts->task)
+			set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+					    BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+		break;
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
+		set_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);	/* SYN done */
+		break;
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
+		/* receiver: the flow joins the task its SYN named */
+		if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
+			break;
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+		if (!ts)
+			break;
+		ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
+		ts->task = be_load(o.val, 8);
+		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_RX;
+		ts->counted = skops->bytes_received;
+		if (!ts->task)
+			break;
+		rx_count(ts, 1);
+		if (ts->flags & TLDCT_SK_RX)
+			set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+					    BPF_SOCK_OPS_STATE_CB_FLAG, 0);
+		break;
+	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
+		if ((skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN)
+			bpf_reserve_hdr_opt(skops, TLDCT_OPT_SYN_LEN, 0);
+		else if (!(skops->skb_tcp_flags & TCPHDR_SYN))
+			bpf_reserve_hdr_opt(skops, TLDCT_OPT_ACK_LEN, 0);
+		break;
+	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+		if (!ts || !ts->task)
+			break;
+		if ((skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN) {
+			if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
+				ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
+		} else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX)) {
+			rx_write_view(skops, ts);
+		}
+		break;
+	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
+		/* sender: the receiver's view of the task, checked */
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+		if (!ts || !ts->task || (ts->flags & TLDCT_SK_RX) ||
+		    load_opt(skops, &o, TLDCT_OPT_ACK_LEN, 0))
+			break;
+		ts->fb = be_load(o.val, 4);
+		ts->flags |= TLDCT_SK_FEEDBACK;
+		ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);
+		break;
+	case BPF_SOCK_OPS_STATE_CB:
+		/* receiver: the flow ends (FIN in, or closed) */
+		if (skops->args[1] != TCP_CLOSE_WAIT && skops->args[1] != TCP_CLOSE)
+			break;
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+		if (ts && (ts->flags & TLDCT_SK_RX)) {
+			task_add(&tldct_rx_tasks, ts->task, 0, -1, 0);
+			ts->flags &= ~TLDCT_SK_RX;
+		}
+		break;
+	}
+	return 1;
+}
+
+/* An application names its socket's task (TLDCT_TCP_TASK): the value goes
+ * into tldct_sk, and the kernel's own setsockopt is skipped. */
+SEC("cgroup/setsockopt")
+int tldct_setsockopt(struct bpf_sockopt *ctx)
+{
+	__u64 *val = ctx->optval, task;
+	struct tldct_sk *ts;
+
+	if (ctx->level != SOL_TCP || ctx->optname != TLDCT_TCP_TASK)
+		return 1;	/* not ours */
+	if (ctx->optlen != sizeof(__u64) || (void *)(val + 1) > ctx->optval_end || !ctx->sk)
+		return 0;	/* EPERM: malformed */
+	task = *val;
+	ts = bpf_sk_storage_get(&tldct_sk, ctx->sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!ts)
+		return 0;
+	/* its bytes already count under another task */
+	if ((ts->flags & TLDCT_SK_RESOLVED) && ts->task != task)
+		return 0;
+	ts->task = task;
+	ts->flags |= TLDCT_SK_EXPLICIT;
+	ctx->optlen = -1;	/* handled: the kernel does not see it */
+	return 1;
 }
 
 SEC(".struct_ops")

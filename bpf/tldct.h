@@ -161,9 +161,8 @@ static inline __u32 tldct_feedback_n(__u32 packed)
 
 /*
  * Per-socket state (sk_storage map tldct_sk), shared by the CC, the sockops
- * program and user space: an application or ccload writes task with
- * TLDCT_SK_EXPLICIT before connect() (loader/task_api.h); the rest is the
- * programs' own.
+ * program and the setsockopt program, which sets task with TLDCT_SK_EXPLICIT
+ * for an application (TLDCT_TCP_TASK, loader/task_api.h).
  */
 #define TLDCT_SK_EXPLICIT	1	/* task set by the application */
 #define TLDCT_SK_RESOLVED	2	/* task fixed (explicit, cgroup or none) */
@@ -177,6 +176,12 @@ struct tldct_sk {
 	__u32 fb;		/* the receiver's view, tldct_feedback_pack() */
 	__u64 counted;		/* bytes already added to the task's S_t */
 };
+
+/* setsockopt(fd, SOL_TCP, TLDCT_TCP_TASK, &(__u64){ task }, 8) before
+ * connect(): the socket's task (bpf_tldct's cgroup/setsockopt program takes
+ * it; the kernel never sees this optname).  EPERM once the socket counts
+ * bytes under another task; ENOPROTOOPT when bpf_tldct is not attached. */
+#define TLDCT_TCP_TASK		0xCC7D
 
 /* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks). */
 struct tldct_task {

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,10 +142,22 @@ static int pin_all(struct bpf_object *obj, const char *dir)
 	return err;
 }
 
-/* An algorithm's sockops program (TCP options, per-connection state) runs
- * for every TCP socket: attached to the cgroup v2 root by a link pinned
- * beside the maps, so it stays when ccload exits and goes with detach. */
-static int attach_sockops(struct bpf_object *obj, const char *dir)
+/* An algorithm's cgroup programs (sockops: TCP options, per-connection
+ * state; cgroup/setsockopt: options of its own) run for every socket:
+ * attached to the cgroup v2 root by links pinned beside the maps, so they
+ * stay when ccload exits and go with detach. */
+static bool is_cgroup_prog(const struct bpf_program *prog)
+{
+	switch (bpf_program__type(prog)) {
+	case BPF_PROG_TYPE_SOCK_OPS:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 {
 	struct bpf_program *prog;
 	struct bpf_link *link;
@@ -152,11 +165,11 @@ static int attach_sockops(struct bpf_object *obj, const char *dir)
 	int fd, err;
 
 	bpf_object__for_each_program(prog, obj) {
-		if (bpf_program__type(prog) != BPF_PROG_TYPE_SOCK_OPS)
+		if (!is_cgroup_prog(prog))
 			continue;
 		err = cgroup2_root(cg, sizeof(cg));
 		if (err) {
-			pr_warn("%s needs cgroup v2 (for its sockops program): none is mounted\n",
+			pr_warn("%s needs cgroup v2: none is mounted\n",
 				bpf_program__name(prog));
 			return err;
 		}
@@ -354,7 +367,7 @@ int cmd_attach(int argc, char **argv)
 
 	pin_dir(name, dir, sizeof(dir));
 	rm_pin_dir(dir);	/* pins of a replaced registration */
-	if (pin_all(obj, dir) || attach_sockops(obj, dir) || (as_default && make_default(name)) ||
+	if (pin_all(obj, dir) || attach_cgroup_progs(obj, dir) || (as_default && make_default(name)) ||
 	    (non_restricted && make_non_restricted(name))) {
 		rm_pin_dir(dir);
 		bpf_link__destroy(link);	/* unregisters */

@@ -54,10 +54,14 @@ static int kcc_layout(struct kcc_layout *l)
 		return -errno;
 	id = btf__find_by_name_kind(btf, "bpf_struct_ops_tcp_congestion_ops", BTF_KIND_STRUCT);
 	err = id < 0 ? id : 0;
-	if (!err)
-		err = member_offset(btf, id, "common", &common_off, &common_type);
-	if (!err)
+	/* state sits in a "common" member on newer kernels (6.18 here) and
+	 * directly in the value on older ones (6.1) */
+	if (!err && !member_offset(btf, id, "common", &common_off, &common_type)) {
 		err = member_offset(btf, common_type, "state", &state_off, NULL);
+	} else if (!err) {
+		common_off = 0;
+		err = member_offset(btf, id, "state", &state_off, NULL);
+	}
 	if (!err)
 		err = member_offset(btf, id, "data", &data_off, &data_type);
 	if (!err)

@@ -5,7 +5,7 @@
  * ccload task list [--json]     the sender's and the receiver's task tables
  *
  * A socket of another process is reached with pidfd_getfd(2) (Linux 5.6,
- * needs ptrace access to it: root), then written like ccs_task_set() does.
+ * needs ptrace access to it: root), then set with ccs_task_set().
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -72,7 +72,7 @@ static int steal_fd(const char *pid_s, const char *fd_s)
 static int task_set(char **argv)
 {
 	uint64_t task;
-	int map, sock, err;
+	int sock, err;
 
 	if (parse_u64(argv[2], &task)) {
 		pr_warn("task: TASK must be a number, not '%s'\n", argv[2]);
@@ -80,23 +80,19 @@ static int task_set(char **argv)
 	}
 	if (need_root())
 		return 1;
-	map = open_pinned("tldct_sk");
-	if (map < 0)
-		return 1;
 	sock = steal_fd(argv[0], argv[1]);
-	if (sock < 0) {
-		close(map);
+	if (sock < 0)
 		return 1;
-	}
-	err = ccs_task_set_map(map, sock, task);
-	if (err == -EBUSY)
+	err = ccs_task_set(sock, task);
+	if (err == -EPERM)
 		pr_warn("task: the socket already counts its bytes under another task: set it before connect()\n");
+	else if (err == -ENOPROTOOPT)
+		pr_warn("task: bpf_tldct is not attached (or fd %s is not a TCP socket)\n", argv[1]);
 	else if (err)
-		pr_warn("task: cannot set the task: %s (is fd %s a TCP socket?)\n", strerror(-err), argv[1]);
+		pr_warn("task: cannot set the task: %s\n", strerror(-err));
 	else
 		printf("socket %s of process %s: task %" PRIu64 "\n", argv[1], argv[0], task);
 	close(sock);
-	close(map);
 	return err ? 1 : 0;
 }
 
