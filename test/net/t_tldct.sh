@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# bpf_tldct carries two tasks through the ECN-marking test switch: two
+# senders -> router (switch + tbf, 100 Mbit/s, 200 KB buffer, K = 30 KB) ->
+# receiver.  Task L (2 flows, s1) runs in a cgroup and is named by it; task
+# S (2 flows, s2) runs in the same cgroup but sets its id explicitly, starts
+# later and is small.  Shown: the task id crosses on the SYN and the
+# receiver's table holds both tasks with their flows; the senders take S_t
+# and n from the receiver's ACK option; an explicit id wins over the cgroup;
+# S, which has sent less, gets the larger share while both run; ECN keeps
+# the switch free of drops; the tables empty when the flows end.
+source "$(dirname "$0")/lib.sh"
+
+RATE=100mbit BUFFER=200kb K=30kb
+TASK_S=4242
+L_SECS=6 S_START=2 S_BYTES=$((6 * 1024 * 1024))
+# beta's ramp scaled to this link: S (12 MB in all) stays low, L (tens of
+# MB by the time S starts) is at beta_max.
+TUNE=(--set task_min_kb=2048 --set task_max_kb=32768)
+
+TMP=$(mktemp -d)
+CG=""
+cleanup() {
+	topo_cleanup
+	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+	rm -rf "$TMP"
+	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+topo_init
+topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
+check "attach bpf_tldct with a scaled task-size ramp" \
+	"$CCLOAD" -q attach bpf_tldct "${TUNE[@]}"
+
+# A cgroup of its own for the senders: its id names task L.
+CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=$CGROOT/ccs-tldct-$TOPO_ID
+mkdir "$CG"
+TASK_L=$(stat -c %i "$CG")
+echo "cgroup $CG: id $TASK_L (task L); task S: $TASK_S (explicit)"
+
+# in_cg NODE CMD...: CMD in the test cgroup (joined before the namespace:
+# ip netns exec hides /sys/fs/cgroup) and in NODE's namespace.
+in_cg() {
+	local node=$1
+	shift
+	bash -c 'echo $$ >"$0/cgroup.procs" && exec ip netns exec "$@"' "$CG" "$(topo_ns "$node")" "$@"
+}
+
+stat0=$("$CCLOAD" stats bpf_tldct --json | jq -c .bpf_tldct)
+d() { jq -n --argjson a "$stat0" --argjson b "$("$CCLOAD" stats bpf_tldct --json | jq -c .bpf_tldct)" "\$b.$1 - \$a.$1"; }
+
+topo_bg d "$TCPXFER" server -C bpf_tldct -p 5801 -n 4 >"$TMP/srv"
+sleep 0.3
+for i in 1 2; do
+	in_cg s1 "$TCPXFER" client -c "$IP_D" -p 5801 -C bpf_tldct -t $L_SECS >"$TMP/L$i" &
+done
+sleep $S_START
+topo_switch_stats --reset >/dev/null	# the steady state: slow start is over
+"$CCLOAD" task list --json >"$TMP/tables-s0"
+t_s0=$(date +%s.%N)
+spids=()
+for i in 1 2; do
+	in_cg s2 "$TCPXFER" client -c "$IP_D" -p 5801 -C bpf_tldct -T $TASK_S -b $S_BYTES >"$TMP/S$i" &
+	spids+=($!)
+done
+sleep 0.3
+"$CCLOAD" task list --json >"$TMP/tables-mid"
+# what an S sender holds from the receiver (its tcpxfer's socket)
+spid=$(pgrep -f "tcpxfer client .* -T $TASK_S" | head -1)
+sfd=$(find "/proc/$spid/fd" -lname 'socket:*' -printf '%f\n' 2>/dev/null | head -1)
+"$CCLOAD" task get "$spid" "$sfd" >"$TMP/sget" 2>&1
+wait "${spids[@]}"
+t_s1=$(date +%s.%N)
+"$CCLOAD" task list --json >"$TMP/tables-s1"
+wait
+sleep 0.3
+topo_switch_stats >"$TMP/sw"
+
+echo "receiver and sender tables while both tasks run:"
+jq -c '.[]' "$TMP/tables-mid" | sed 's/^/    /'
+rx() { jq --argjson t "$2" '[.[] | select(.side == "receiver" and .task == $t)][0]' "$1"; }
+check "receiver table: task L (the cgroup's id) with its 2 flows" \
+	jq -e '.flows == 2' <<<"$(rx "$TMP/tables-mid" "$TASK_L")"
+check "receiver table: task S (explicit id, wins over the cgroup) with its 2 flows" \
+	jq -e '.flows == 2' <<<"$(rx "$TMP/tables-mid" $TASK_S)"
+check "S's sender holds the receiver's view of its task (n = 2)" \
+	grep -q "task $TASK_S (set explicitly), receiver reports S_t [0-9]* bytes, n 2" "$TMP/sget"
+sed 's/^/    /' "$TMP/sget"
+
+echo "the option exchange (counter deltas)"
+check_range "SYNs sent with a task id" "$(d syn_opt_tx)" 4 4
+check_range "flows the receiver took with a task id" "$(d syn_opt_rx)" 4 4
+check_range "ACKs the receiver sent with S_t, n" "$(d ack_opt_tx)" 100 100000000
+check_range "of which the senders took" "$(d ack_opt_rx)" 100 "$(d ack_opt_tx)"
+check_range "no malformed option seen" "$(d opt_bad)" 0 0
+check_range "windows that used the receiver's view" "$(d view_remote)" 10 100000000
+
+echo "the small task's share while both run"
+for f in L1 L2 S1 S2; do
+	j=$(cat "$TMP/$f")
+	check "$f: bpf_tldct, ECN, every byte intact" \
+		[ "$(jfield "$j" '.cc == "bpf_tldct" and .ecn and .pattern_ok and .bytes == .received')" = true ]
+done
+# Over S's lifetime: S's bytes vs the growth of L's S_t at the receiver.
+s_bytes=$((2 * S_BYTES))
+l_bytes=$(jq -n --argjson a "$(rx "$TMP/tables-s0" "$TASK_L")" --argjson b "$(rx "$TMP/tables-s1" "$TASK_L")" '$b.bytes - $a.bytes')
+share=$(awk -v s="$s_bytes" -v l="$l_bytes" 'BEGIN { printf "%.3f", s / (s + l) }')
+echo "    S sent $s_bytes bytes, L $l_bytes, in $(awk -v a="$t_s0" -v b="$t_s1" 'BEGIN { printf "%.2f", b - a }') s"
+check_range "S's share of the link while both run (2 of 4 flows; fair = 0.5)" "$share" 0.55 1
+
+echo "the switch"
+check_range "CE marks" "$(jq .marked "$TMP/sw")" 1 100000000
+check_range "drops (ECN keeps the queue below the buffer)" "$(jq .dropped "$TMP/sw")" 0 0
+
+echo "after the flows"
+sleep 0.5
+"$CCLOAD" task list --json >"$TMP/tables-end"
+check "receiver table: no entry left for L or S" \
+	jq -e --argjson l "$TASK_L" --argjson s $TASK_S '[.[] | select(.task == $l or .task == $s)] | length == 0' "$TMP/tables-end"
