@@ -85,7 +85,7 @@ $(BUILD)/ccload: $(LOADER_OBJS)
 $(BUILD)/tcpxfer: bench/tcpxfer.c loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ -lm
 
-$(BUILD)/wlgen: bench/wlgen.c bench/cdf.h | $(BUILD)
+$(BUILD)/wlgen: bench/wlgen.c bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ -lm
 
 # ---- tests ----

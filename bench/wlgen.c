@@ -6,7 +6,8 @@
  *   wlgen client -c addr[,addr...] [-p port] (--cdf FILE | --size BYTES)
  *                --load L --rate RATE (--flows N | --duration S)
  *                [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]
- *                [--task-flows N --task-window MS] [--max-active N] [--drain S]
+ *                [--task-flows N --task-window MS] [--task-mix NxBYTES,...]
+ *                [--task-ids BASE] [--max-active N] [--drain S]
  *
  * The client is the sender (the CC is set before connect(), so ECN can be
  * negotiated): flows arrive as a Poisson process whose rate makes the
@@ -15,7 +16,10 @@
  * server answers one byte once it has them all, and the flow's completion
  * time is from connect() to that byte.  With --task-flows, each arrival is a
  * task of N flows whose starts spread uniformly over --task-window ms; the
- * task completes with its last flow.
+ * task completes with its last flow.  --task-mix draws each task's kind
+ * uniformly from a list: N flows of BYTES each (times --scale); the task
+ * records its kind (0, 1, ...).  --task-ids puts every flow into bpf_tldct
+ * task BASE + its task number (ccs_task_set(), before connect()).
  *
  * Output, one JSON object per line: every flow and task as it completes,
  * then a summary with the offered and achieved load.  Memory is bounded:
@@ -38,6 +42,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+
+#include "task_api.h"
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +58,7 @@
 #define CHUNK		(64 * 1024)
 #define MAX_DSTS	64
 #define MAX_CCS		16
+#define MAX_KINDS	16
 
 static uint8_t zeros[CHUNK];
 static volatile sig_atomic_t stop;
@@ -200,6 +207,9 @@ struct opts {
 	uint64_t n_arrivals, seed;
 	int mptcp, task_flows, max_active;
 	double task_window_ms;
+	struct { int flows; uint64_t size; } kinds[MAX_KINDS];	/* --task-mix */
+	int n_kinds;
+	uint64_t task_id_base;	/* --task-ids; 0: none */
 };
 
 struct flow {
@@ -211,7 +221,7 @@ struct flow {
 };
 
 struct task {
-	uint32_t id;
+	uint32_t id, kind;
 	uint32_t left;		/* flows not yet completed (or failed) */
 	uint32_t flows, failed;
 	uint64_t bytes, start_us, end_us;
@@ -269,6 +279,54 @@ static void split(char *s, const char **out, int *n, int max)
 		out[(*n)++] = t;
 }
 
+/* --task-mix N1xS1,N2xS2,...: task kinds of N flows of S bytes. */
+static int parse_kinds(struct opts *o, const char *spec)
+{
+	const char *p = spec;
+	char *end;
+
+	o->n_kinds = 0;
+	while (*p) {
+		long n = strtol(p, &end, 10);
+		unsigned long long sz;
+
+		if (end == p || *end != 'x' || n < 1 || n > 10000 || o->n_kinds == MAX_KINDS)
+			return -1;
+		p = end + 1;
+		sz = strtoull(p, &end, 10);
+		if (end == p || !sz || (*end && *end != ','))
+			return -1;
+		o->kinds[o->n_kinds].flows = (int)n;
+		o->kinds[o->n_kinds++].size = sz;
+		p = *end ? end + 1 : end;
+	}
+	return o->n_kinds ? 0 : -1;
+}
+
+static int max_task_flows(const struct opts *o)
+{
+	int i, m = o->task_flows;
+
+	for (i = 0; i < o->n_kinds; i++)
+		if (o->kinds[i].flows > m)
+			m = o->kinds[i].flows;
+	return m;
+}
+
+/* The mean bytes of a task, for the arrival rate that makes the load. */
+static double mean_task_bytes(const struct opts *o)
+{
+	double sum = 0;
+	int i;
+
+	if (!o->n_kinds)
+		return (o->fixed_size ? (double)o->fixed_size : cdf_mean(&o->cdf) * o->scale) *
+		       o->task_flows;
+	for (i = 0; i < o->n_kinds; i++)
+		sum += (double)o->kinds[i].flows * (double)o->kinds[i].size * o->scale;
+	return sum / o->n_kinds;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -276,15 +334,16 @@ static void usage(FILE *f)
 		"       wlgen client -c addr[,addr...] [-p port] (--cdf FILE | --size BYTES)\n"
 		"                    --load L --rate RATE (--flows N | --duration S)\n"
 		"                    [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]\n"
-		"                    [--task-flows N --task-window MS] [--max-active N] [--drain S]\n"
+		"                    [--task-flows N --task-window MS] [--task-mix NxBYTES,...]\n"
+		"                    [--task-ids BASE] [--max-active N] [--drain S]\n"
 		"RATE in bit/s with a unit (100mbit).  Flows and tasks as JSON lines, then a summary.\n");
 }
 
 static void emit_task(const struct task *t, uint64_t t0)
 {
-	printf("{\"type\":\"task\",\"id\":%u,\"flows\":%u,\"failed\":%u,\"bytes\":%" PRIu64
+	printf("{\"type\":\"task\",\"id\":%u,\"kind\":%u,\"flows\":%u,\"failed\":%u,\"bytes\":%" PRIu64
 	       ",\"start_us\":%" PRIu64 ",\"tct_us\":%" PRIu64 "}\n",
-	       t->id, t->flows, t->failed, t->bytes, t->start_us - t0, t->end_us - t->start_us);
+	       t->id, t->kind, t->flows, t->failed, t->bytes, t->start_us - t0, t->end_us - t->start_us);
 }
 
 static int client(struct opts *o)
@@ -292,13 +351,12 @@ static int client(struct opts *o)
 	struct epoll_event ev, evs[256];
 	struct flow *flows = calloc((size_t)o->max_active, sizeof(*flows));
 	struct task *tasks = calloc((size_t)o->max_active, sizeof(*tasks));
-	int max_pending = o->task_flows * 4 + 16;
+	int max_pending = max_task_flows(o) * 4 + 16;
 	struct pending *pend = calloc((size_t)max_pending, sizeof(*pend));
 	struct rng rng = { o->seed };
 	uint64_t t0, next_arrival, end_arrivals = 0, arrivals = 0, skipped = 0;
 	uint64_t completed = 0, failed = 0, bytes_done = 0, flow_ids = 0, last_done = 0;
-	double mean = o->fixed_size ? (double)o->fixed_size : cdf_mean(&o->cdf) * o->scale;
-	double task_mean = mean * o->task_flows;
+	double task_mean = mean_task_bytes(o);
 	double gap_us = task_mean * 8 / (o->load * o->rate_bps) * 1e6;
 	int ep, active = 0, n_pend = 0, i, n;
 
@@ -322,7 +380,7 @@ static int client(struct opts *o)
 		int timeout;
 
 		/* New task arrivals: schedule their flows. */
-		while (arriving && now >= next_arrival && n_pend + o->task_flows <= max_pending) {
+		while (arriving && now >= next_arrival && n_pend + max_task_flows(o) <= max_pending) {
 			int slot = -1;
 
 			for (i = 0; i < o->max_active; i++)
@@ -335,18 +393,24 @@ static int client(struct opts *o)
 				skipped++;
 			} else {
 				struct task *t = &tasks[slot];
+				int nf = o->task_flows;
 
 				memset(t, 0, sizeof(*t));
 				t->id = (uint32_t)arrivals;
 				t->start_us = next_arrival;
-				t->left = t->flows = (uint32_t)o->task_flows;
-				for (i = 0; i < o->task_flows; i++) {
+				if (o->n_kinds) {
+					t->kind = (uint32_t)(rng_next(&rng) % (uint64_t)o->n_kinds);
+					nf = o->kinds[t->kind].flows;
+				}
+				t->left = t->flows = (uint32_t)nf;
+				for (i = 0; i < nf; i++) {
 					struct pending *p = &pend[n_pend++];
-					double off = o->task_flows > 1 ?
-						rng_uniform(&rng) * o->task_window_ms * 1000 : 0;
+					double off = nf > 1 ? rng_uniform(&rng) * o->task_window_ms * 1000 : 0;
 
 					p->at_us = next_arrival + (uint64_t)off;
-					p->size = o->fixed_size ? o->fixed_size :
+					p->size = o->n_kinds ?
+						  (uint64_t)((double)o->kinds[t->kind].size * o->scale + 0.5) :
+						  o->fixed_size ? o->fixed_size :
 						  (uint64_t)((double)cdf_sample(&o->cdf, &rng) * o->scale + 0.5);
 					if (!p->size)
 						p->size = 1;
@@ -398,6 +462,15 @@ static int client(struct opts *o)
 					fprintf(stderr, "wlgen: congestion control '%s': %s\n",
 						o->ccs[f->cc], strerror(errno));
 					exit(1);
+				}
+				if (o->task_id_base) {
+					int err = ccs_task_set(f->fd, o->task_id_base + f->task);
+
+					if (err) {
+						fprintf(stderr, "wlgen: task id: %s (is bpf_tldct attached?)\n",
+							strerror(-err));
+						exit(1);
+					}
 				}
 				set_nonblock(f->fd);
 				if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst], dst_len[f->dst]) &&
@@ -517,10 +590,10 @@ static int client(struct opts *o)
 
 		printf("{\"type\":\"summary\",\"arrivals\":%" PRIu64 ",\"flows\":%" PRIu64
 		       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"skipped\":%" PRIu64
-		       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_size\":%.0f"
+		       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
 		       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
 		       ",\"seed\":%" PRIu64 "}\n",
-		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done, mean,
+		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done, task_mean,
 		       o->load, span > 0 ? (double)bytes_done * 8 / (span * o->rate_bps) : 0,
 		       span, o->seed);
 	}
@@ -541,6 +614,8 @@ int main(int argc, char **argv)
 		{ "mptcp", no_argument, NULL, 'm' },
 		{ "task-flows", required_argument, NULL, 't' },
 		{ "task-window", required_argument, NULL, 'w' },
+		{ "task-mix", required_argument, NULL, 'x' },
+		{ "task-ids", required_argument, NULL, 'i' },
 		{ "max-active", required_argument, NULL, 'a' },
 		{ "drain", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
@@ -580,6 +655,14 @@ int main(int argc, char **argv)
 		case 'm': o.mptcp = 1; break;
 		case 't': o.task_flows = atoi(optarg); break;
 		case 'w': o.task_window_ms = strtod(optarg, NULL); break;
+		case 'x':
+			if (parse_kinds(&o, optarg)) {
+				fprintf(stderr, "wlgen: --task-mix: want NxBYTES[,NxBYTES...] (N 1..10000, at most %d kinds)\n",
+					MAX_KINDS);
+				return 2;
+			}
+			break;
+		case 'i': o.task_id_base = strtoull(optarg, NULL, 10); break;
 		case 'a': o.max_active = atoi(optarg); break;
 		case 'D': o.drain = strtod(optarg, NULL); break;
 		case 'h': usage(stdout); return 0;
@@ -590,7 +673,7 @@ int main(int argc, char **argv)
 	if (srv)
 		return server(addr, o.port);
 
-	if (!dsts || (!cdf_file == !o.fixed_size) || o.load <= 0 || o.load > 10 ||
+	if (!dsts || (!o.n_kinds && !cdf_file == !o.fixed_size) || o.load <= 0 || o.load > 10 ||
 	    o.rate_bps <= 0 || (!o.n_arrivals == !(o.duration > 0)) || o.task_flows < 1 ||
 	    o.task_flows > 10000 || o.max_active < 1 || o.max_active > 1000000 || o.scale <= 0) {
 		usage(stderr);
