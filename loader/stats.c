@@ -97,9 +97,7 @@ static void print_one(enum fmt fmt, const char *cc, const struct ccs_stats *s, i
 		case FMT_JSON:
 			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", d->name, (uint64_t)s->v[i]);
 			break;
-		case FMT_PROM:
-			printf("ccsuite_%s%s{algo=\"%s\"} %" PRIu64 "\n", d->name,
-			       d->kind == STAT_COUNTER ? "_total" : "", cc, (uint64_t)s->v[i]);
+		case FMT_PROM:	/* print_prom() */
 			break;
 		}
 	}
@@ -107,20 +105,46 @@ static void print_one(enum fmt fmt, const char *cc, const struct ccs_stats *s, i
 		printf("}");
 }
 
-/* Prometheus wants HELP/TYPE once per metric, before its samples. */
-static void print_prom_header(const char *cc)
+#define PROM_MAX_ALGOS 16
+
+/* Prometheus text format: each metric family once, HELP and TYPE first,
+ * then the samples of every algorithm that has it (a family's samples
+ * must be contiguous).  Families in the order they first appear. */
+static void print_prom(char names[][256], const struct ccs_stats *s, int n)
 {
-	const struct algo *a = algo_find(cc);
-	unsigned int i;
+	const char *done[PROM_MAX_ALGOS * CCS_STAT_MAX];
+	int n_done = 0, k, j, m;
+	unsigned int i, i2;
 
-	for (i = 0; i < CCS_STAT_MAX; i++) {
-		const struct stat_desc *d = stats_desc(a, i);
-		const char *sfx = d && d->kind == STAT_COUNTER ? "_total" : "";
+	for (k = 0; k < n; k++) {
+		const struct algo *a = algo_find(names[k]);
 
-		if (!d)
-			continue;
-		printf("# HELP ccsuite_%s%s %s\n# TYPE ccsuite_%s%s %s\n", d->name, sfx,
-		       d->help, d->name, sfx, d->kind == STAT_COUNTER ? "counter" : "gauge");
+		for (i = 0; i < CCS_STAT_MAX; i++) {
+			const struct stat_desc *d = stats_desc(a, i);
+			const char *sfx;
+
+			if (!d)
+				continue;
+			for (m = 0; m < n_done && strcmp(done[m], d->name); m++)
+				;
+			if (m < n_done)
+				continue;	/* printed with an earlier algorithm */
+			done[n_done++] = d->name;
+			sfx = d->kind == STAT_COUNTER ? "_total" : "";
+			printf("# HELP ccsuite_%s%s %s\n# TYPE ccsuite_%s%s %s\n", d->name, sfx,
+			       d->help, d->name, sfx, d->kind == STAT_COUNTER ? "counter" : "gauge");
+			for (j = k; j < n; j++) {
+				const struct algo *b = algo_find(names[j]);
+
+				for (i2 = 0; i2 < CCS_STAT_MAX; i2++) {
+					const struct stat_desc *e = stats_desc(b, i2);
+
+					if (e && !strcmp(e->name, d->name))
+						printf("ccsuite_%s%s{algo=\"%s\"} %" PRIu64 "\n", d->name,
+						       sfx, names[j], (uint64_t)s[j].v[i2]);
+				}
+			}
+		}
 	}
 }
 
@@ -135,6 +159,8 @@ static void on_signal(int sig)
 /* One report over @only (or every pinned algorithm); returns how many. */
 static int report(enum fmt fmt, const char *only)
 {
+	static struct ccs_stats prom_stats[PROM_MAX_ALGOS];
+	static char prom_names[PROM_MAX_ALGOS][256];
 	struct dirent *de;
 	struct ccs_stats s;
 	int n = 0;
@@ -150,13 +176,20 @@ static int report(enum fmt fmt, const char *only)
 			continue;
 		if (stats_read_pinned(de->d_name, &s))
 			continue;
-		if (fmt == FMT_PROM && (n == 0 || only))
-			print_prom_header(de->d_name);
+		if (fmt == FMT_PROM) {
+			if (n < PROM_MAX_ALGOS) {
+				snprintf(prom_names[n], sizeof(prom_names[n]), "%s", de->d_name);
+				prom_stats[n++] = s;
+			}
+			continue;
+		}
 		print_one(fmt, de->d_name, &s, n == 0);
 		n++;
 	}
 	if (fmt == FMT_JSON)
 		printf("}\n");
+	if (fmt == FMT_PROM)
+		print_prom(prom_names, prom_stats, n);
 	if (d)
 		closedir(d);
 	fflush(stdout);

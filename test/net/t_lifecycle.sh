@@ -116,4 +116,16 @@ log=$("$CCLOAD" -v attach bpf_bbr 2>&1)
 check "cong_control takes $nargs arguments here: ccload loads the object for $want" \
 	grep -q "the object for $want" <<<"$log"
 check "and it registers" grep -q "bpf_bbr registered" <<<"$log"
+# Prometheus text format with two algorithms: each family once, HELP and
+# TYPE before its samples, its samples together
+"$CCLOAD" -q attach bpf_dctcp
+prom=$("$CCLOAD" stats --prom)
+check "--prom, two algorithms: no family declared twice" \
+	[ -z "$(grep '^# TYPE' <<<"$prom" | sort | uniq -d)" ]
+check "--prom, two algorithms: each family's samples follow its TYPE line, together" \
+	awk '/^# TYPE/ { fam = $3; if (fam in seen) exit 1; seen[fam] = 1; next }
+		/^#/ { next }
+		{ name = $1; sub(/\{.*/, "", name); if (name != fam) exit 1 }' <<<"$prom"
+check "--prom: both algorithms' acks" [ "$(grep -c '^ccsuite_acks_total{' <<<"$prom")" = 2 ]
+"$CCLOAD" -q detach bpf_dctcp
 "$CCLOAD" -q detach bpf_bbr
