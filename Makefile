@@ -40,7 +40,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 
 .PHONY: all deps vmlinux test test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
-all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o
+all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o
 
 $(BUILD) $(BUILD)/loader $(BUILD)/test:
 	mkdir -p $@
@@ -67,7 +67,7 @@ $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vml
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/lib/*.h) | $(BUILD)/test
+$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o

@@ -98,50 +98,55 @@ static __always_inline struct tldct_sk *tldct_sk_of(struct sock *sk)
 	return ts;
 }
 
-/* Add @bytes and @flows to @task in @table, creating the entry. */
-static __always_inline int task_add(void *table, __u64 task, __u64 bytes, int flows,
-				    __u32 new_stat)
+static __always_inline __u32 now_ms(void)
 {
-	struct tldct_task *t = bpf_map_lookup_elem(table, &task), zero = {};
-
-	if (!t) {
-		if (flows <= 0)		/* evicted meanwhile: nothing to undo */
-			return 0;
-		/* another flow of the task may have made it meanwhile: fine */
-		bpf_map_update_elem(table, &task, &zero, BPF_NOEXIST);
-		t = bpf_map_lookup_elem(table, &task);
-		if (!t)
-			return -1;
-		ccs_stat_inc(new_stat);
-	}
-	if (bytes)
-		__sync_fetch_and_add(&t->bytes, bytes);
-	if (flows) {
-		__sync_fetch_and_add(&t->flows, flows);
-		/* the task's last flow took the entry with it (a flow starting
-		 * just now may see it go: it makes a new one) */
-		if (flows < 0 && !*(volatile __u32 *)&t->flows)
-			bpf_map_delete_elem(table, &task);
-	}
-	return 0;
+	return (__u32)(bpf_ktime_get_ns() / 1000000);
 }
 
-/* Sender: add what this flow got acked since the last call to its task. */
-static __always_inline void account_local(struct sock *sk, struct tldct_sk *ts)
+/* The flow's task entry in @table, made if missing, with @total (the
+ * flow's bytes so far) accounted: a flow not counted in this incarnation
+ * of the entry joins it with all its bytes (tldct.h: struct tldct_task). */
+static __always_inline void task_update(void *table, struct tldct_sk *ts, __u64 total,
+					__u32 new_stat)
 {
-	__u64 acked = tcp_sk(sk)->bytes_acked;
+	struct tldct_task *t = bpf_map_lookup_elem(table, &ts->task);
 
-	if (!ts->task)
-		return;
-	if (!(ts->flags & TLDCT_SK_LOCAL)) {
-		if (task_add(&tldct_tasks, ts->task, acked - ts->counted, 1,
-			     TLDCT_STAT_LOCAL_TASKS_NEW))
+	if (!t) {
+		struct tldct_task fresh = { .gen = bpf_get_prandom_u32() | 1 };
+
+		/* another flow of the task may make it meanwhile: fine */
+		if (!bpf_map_update_elem(table, &ts->task, &fresh, BPF_NOEXIST))
+			ccs_stat_inc(new_stat);
+		t = bpf_map_lookup_elem(table, &ts->task);
+		if (!t)
 			return;
-		ts->flags |= TLDCT_SK_LOCAL;
-	} else if (acked != ts->counted) {
-		task_add(&tldct_tasks, ts->task, acked - ts->counted, 0, 0);
 	}
-	ts->counted = acked;
+	if (ts->gen != t->gen) {
+		if (ts->gen)
+			ccs_stat_inc(TLDCT_STAT_REJOINED);
+		__sync_fetch_and_add(&t->flows, 1);
+		__sync_fetch_and_add(&t->bytes, total);
+		ts->gen = t->gen;
+	} else if (total != ts->counted) {
+		__sync_fetch_and_add(&t->bytes, total - ts->counted);
+	}
+	ts->counted = total;
+}
+
+/* The flow ends: its last bytes, and one flow less (the entry goes with
+ * the task's last flow).  Nothing if the entry is another incarnation. */
+static __always_inline void task_leave(void *table, struct tldct_sk *ts, __u64 total)
+{
+	struct tldct_task *t = bpf_map_lookup_elem(table, &ts->task);
+
+	if (t && ts->gen && t->gen == ts->gen) {
+		if (total != ts->counted)
+			__sync_fetch_and_add(&t->bytes, total - ts->counted);
+		__sync_fetch_and_add(&t->flows, -1);
+		if (!*(volatile __u32 *)&t->flows)
+			bpf_map_delete_elem(table, &ts->task);
+	}
+	ts->gen = 0;
 }
 
 /* Once per window: S_t and n of the flow's task, then beta and gamma. */
@@ -154,13 +159,14 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 	__u32 n = 1, src = TLDCT_STAT_VIEW_NO_TASK;
 
 	/* the receiving end of a task's flow is no sender of it */
-	if (ts && !(ts->flags & TLDCT_SK_RX)) {
-		account_local(sk, ts);
-		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb)) {
+	if (ts && ts->task && !(ts->flags & TLDCT_SK_PEER)) {
+		task_update(&tldct_tasks, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
+		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb) &&
+		    now_ms() - ts->fb_ms <= TLDCT_FB_MAX_AGE_MS) {
 			s_t = tldct_feedback_bytes(ts->fb);
 			n = tldct_feedback_n(ts->fb);
 			src = TLDCT_STAT_VIEW_REMOTE;
-		} else if (ts->task && (t = bpf_map_lookup_elem(&tldct_tasks, &ts->task)) && t->flows) {
+		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &ts->task)) && t->flows) {
 			s_t = t->bytes;
 			n = t->flows;
 			src = TLDCT_STAT_VIEW_LOCAL;
@@ -188,10 +194,8 @@ void BPF_PROG(tldct_release, struct sock *sk)
 	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
 
 	ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);
-	if (ts && (ts->flags & TLDCT_SK_LOCAL)) {
-		task_add(&tldct_tasks, ts->task, tcp_sk(sk)->bytes_acked - ts->counted, -1, 0);
-		ts->flags &= ~TLDCT_SK_LOCAL;
-	}
+	if (ts && !(ts->flags & TLDCT_SK_PEER))
+		task_leave(&tldct_tasks, ts, tcp_sk(sk)->bytes_acked);
 }
 
 SEC("struct_ops")
@@ -259,7 +263,7 @@ void BPF_PROG(tldct_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 #define TCP_SAVE_SYN		27
 #define TCPHDR_SYN		0x02
 #define TCPHDR_ACK		0x10
-#define ENOMSG			42	/* asm-generic/errno.h */
+#define ENOSPC			28	/* asm-generic/errno.h */
 
 struct tldct_opt {		/* kind 253, len, ExID, value (tldct.h) */
 	__u8 kind;
@@ -298,7 +302,9 @@ static __always_inline int load_opt(struct bpf_sock_ops *skops, struct tldct_opt
 	o->exid[0] = TLDCT_OPT_EXID >> 8;
 	o->exid[1] = TLDCT_OPT_EXID & 0xff;
 	ret = bpf_load_hdr_opt(skops, o, sizeof(*o), flags);
-	if (ret == -ENOMSG)
+	/* absent: no such option (-ENOMSG), no saved SYN (-ENOENT: another
+	 * listener, or SYN cookies), ...; longer than ours (-ENOSPC) is bad */
+	if (ret < 0 && ret != -ENOSPC)
 		return -1;
 	if (ret != (int)len || o->len != len) {
 		ccs_stat_inc(TLDCT_STAT_OPT_BAD);
@@ -337,26 +343,13 @@ static __always_inline int store_opt(struct bpf_sock_ops *skops, __u64 val, __u3
 	return bpf_store_hdr_opt(skops, &o, len, 0);
 }
 
-/* Receiver: a flow of @task arrived, or (@flows -1) went. */
-static __always_inline void rx_count(struct tldct_sk *ts, int flows)
-{
-	if (!task_add(&tldct_rx_tasks, ts->task, 0, flows, TLDCT_STAT_RX_TASKS_NEW))
-		return;
-	ccs_stat_inc(TLDCT_STAT_RX_TABLE_FULL);
-	ts->flags &= ~TLDCT_SK_RX;
-}
-
 /* Receiver: fold what arrived since the last ACK into the task's S_t and
  * put the task's view on this ACK. */
 static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct tldct_sk *ts)
 {
-	__u64 rcvd = skops->bytes_received;
 	struct tldct_task *t;
 
-	if (rcvd != ts->counted) {
-		task_add(&tldct_rx_tasks, ts->task, rcvd - ts->counted, 0, 0);
-		ts->counted = rcvd;
-	}
+	task_update(&tldct_rx_tasks, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	t = bpf_map_lookup_elem(&tldct_rx_tasks, &ts->task);
 	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->flows), TLDCT_OPT_ACK_LEN))
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
@@ -395,22 +388,22 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		set_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);	/* SYN done */
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
-		/* receiver: the flow joins the task its SYN named */
-		if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
+		/* receiver (a bpf_tldct listener's flow): it joins the task its
+		 * SYN named */
+		if (!is_tldct(skops) ||
+		    load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
 			break;
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 		if (!ts)
 			break;
 		ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
 		ts->task = be_load(o.val, 8);
-		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_RX;
-		ts->counted = skops->bytes_received;
+		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
 		if (!ts->task)
 			break;
-		rx_count(ts, 1);
-		if (ts->flags & TLDCT_SK_RX)
-			set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-					    BPF_SOCK_OPS_STATE_CB_FLAG, 0);
+		ts->flags |= TLDCT_SK_RX;
+		task_update(&tldct_rx_tasks, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
+		set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		if ((skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN)
@@ -432,10 +425,11 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
 		/* sender: the receiver's view of the task, checked */
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (!ts || !ts->task || (ts->flags & TLDCT_SK_RX) ||
+		if (!ts || !ts->task || (ts->flags & TLDCT_SK_PEER) ||
 		    load_opt(skops, &o, TLDCT_OPT_ACK_LEN, 0))
 			break;
 		ts->fb = be_load(o.val, 4);
+		ts->fb_ms = now_ms();
 		ts->flags |= TLDCT_SK_FEEDBACK;
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);
 		break;
@@ -445,7 +439,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
 		if (ts && (ts->flags & TLDCT_SK_RX)) {
-			task_add(&tldct_rx_tasks, ts->task, 0, -1, 0);
+			task_leave(&tldct_rx_tasks, ts, skops->bytes_received);
 			ts->flags &= ~TLDCT_SK_RX;
 		}
 		break;

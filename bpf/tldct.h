@@ -166,8 +166,9 @@ static inline __u32 tldct_feedback_n(__u32 packed)
  */
 #define TLDCT_SK_EXPLICIT	1	/* task set by the application */
 #define TLDCT_SK_RESOLVED	2	/* task fixed (explicit, cgroup or none) */
-#define TLDCT_SK_LOCAL		4	/* counted in tldct_tasks (sender) */
-#define TLDCT_SK_RX		8	/* counted in tldct_rx_tasks (receiver) */
+#define TLDCT_SK_PEER		4	/* task named by the peer's SYN: this socket
+					 * receives for it, never sends for it */
+#define TLDCT_SK_RX		8	/* still counted at the receiver */
 #define TLDCT_SK_FEEDBACK	16	/* fb holds the receiver's view */
 
 struct tldct_sk {
@@ -175,7 +176,12 @@ struct tldct_sk {
 	__u32 flags;
 	__u32 fb;		/* the receiver's view, tldct_feedback_pack() */
 	__u64 counted;		/* bytes already added to the task's S_t */
+	__u32 gen;		/* incarnation of the task entry it is counted in; 0: none */
+	__u32 fb_ms;		/* when fb arrived (ms, monotonic) */
 };
+
+/* The receiver's view is used while it is this fresh. */
+#define TLDCT_FB_MAX_AGE_MS	1000
 
 /* setsockopt(fd, SOL_TCP, TLDCT_TCP_TASK, &(__u64){ task }, 8) before
  * connect(): the socket's task (bpf_tldct's cgroup/setsockopt program takes
@@ -183,11 +189,17 @@ struct tldct_sk {
  * bytes under another task; ENOPROTOOPT when bpf_tldct is not attached. */
 #define TLDCT_TCP_TASK		0xCC7D
 
-/* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks). */
+/*
+ * A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks).  gen
+ * (random, nonzero) names the entry's incarnation: a flow counted in an
+ * entry that was evicted from the full LRU table, or deleted and made
+ * again, finds another gen (or none) and joins afresh with all its bytes,
+ * so a table heals on each flow's next update.
+ */
 struct tldct_task {
 	__u64 bytes;		/* S_t */
 	__u32 flows;		/* n */
-	__u32 pad;
+	__u32 gen;
 };
 
 #define TLDCT_MAX_TASKS		4096	/* entries per table (LRU) */
@@ -200,7 +212,8 @@ enum tldct_stat {
 	TLDCT_STAT_ACK_OPT_RX,		/* sender: ACKs whose S_t, n were taken */
 	TLDCT_STAT_OPT_BAD,		/* options of our ExID with a bad length */
 	TLDCT_STAT_RX_TASKS_NEW,	/* receiver: task entries created */
-	TLDCT_STAT_RX_TABLE_FULL,	/* receiver: a task entry could not be made */
+	TLDCT_STAT_REJOINED,		/* flows that joined their task's entry again
+					 * (evicted from a full table, or made anew) */
 	TLDCT_STAT_LOCAL_TASKS_NEW,	/* sender: local task entries created */
 	TLDCT_STAT_VIEW_REMOTE,		/* windows that took the receiver's view */
 	TLDCT_STAT_VIEW_LOCAL,		/* windows that took the local task table */

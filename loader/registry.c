@@ -130,7 +130,7 @@ static const struct stat_desc tldct_stats[] = {
 	{ "ack_opt_rx", STAT_COUNTER, "sender: ACKs whose S_t and n were taken" },
 	{ "opt_bad", STAT_COUNTER, "options of ours with a bad length, ignored" },
 	{ "rx_tasks_new", STAT_COUNTER, "receiver: task entries created" },
-	{ "rx_table_full", STAT_COUNTER, "receiver: a task entry could not be made" },
+	{ "rejoined", STAT_COUNTER, "flows that joined their task's entry again (evicted from a full table)" },
 	{ "local_tasks_new", STAT_COUNTER, "sender: local task entries created" },
 	{ "view_remote", STAT_COUNTER, "windows whose beta, gamma came from the receiver's view" },
 	{ "view_local", STAT_COUNTER, "windows whose beta, gamma came from the local task table" },

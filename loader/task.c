@@ -123,6 +123,7 @@ static int task_get(char **argv)
 		return 1;
 	}
 	printf("task %" PRIu64 " (%s)", (uint64_t)v.task,
+	       v.flags & TLDCT_SK_PEER ? "named by the peer's SYN: it receives for it" :
 	       v.flags & TLDCT_SK_EXPLICIT ? "set explicitly" :
 	       v.flags & TLDCT_SK_RESOLVED ? "its cgroup" : "not resolved yet");
 	if (v.flags & TLDCT_SK_FEEDBACK)

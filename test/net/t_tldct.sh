@@ -25,9 +25,8 @@ cleanup() {
 	rm -rf "$TMP"
 	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
 }
-trap cleanup EXIT
-
 topo_init
+trap cleanup EXIT	# after topo_init, which sets its own
 topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
 check "attach bpf_tldct with a scaled task-size ramp" \
 	"$CCLOAD" -q attach bpf_tldct "${TUNE[@]}"

@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# bpf_tldct's options from the network are untrusted.  A TC program on the
+# path (test/kern/tldct_mangle.bpf.c) rewrites them in flight between a
+# sender s and a receiver d (s -> r -> d, switch + tbf on r -> d, 100
+# Mbit/s, 200 KB buffer, K = 30 KB); first the same program runs on crafted
+# frames (BPF_PROG_TEST_RUN), which shows what it writes and that its
+# checksum is right.  Shown, against a clean control transfer:
+#   ACK option with a bad length: counted in opt_bad and ignored, the
+#     sender falls back to its own table, the transfer is intact;
+#   ACK value at its maximum (S_t 16 GB, n 255): taken, and beta and gamma
+#     stay within their bounds;
+#   ACK value with n = 0: the sender uses its own table, not the view;
+#   SYN option with a bad length: the receiver counts no task;
+#   a flood of SYNs naming more distinct tasks than the receiver's table
+#     holds: the table stays within its bound and empties when they close.
+source "$(dirname "$0")/lib.sh"
+
+MANGLE=$TOPO_ROOT/build/test/tldct_mangle.bpf.o
+RATE=100mbit BUFFER=200kb K=30kb
+BETA_MIN=512 BETA_MAX=1536	# bpf_tldct's defaults, 1/1024
+ST_MAX=$((0xFFFFFF << 10))	# the largest S_t the ACK option can carry
+
+TMP=$(mktemp -d)
+cleanup() {
+	topo_cleanup
+	rm -rf "$TMP"
+	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
+}
+topo_init
+trap cleanup EXIT	# after topo_init, which sets its own
+ulimit -n 16384		# the flood's sockets, at both ends
+
+topo_node s
+topo_node r
+topo_node d
+topo_link r d
+topo_bottleneck r "$LINK_IF_A" "$RATE" "$BUFFER" "$K"
+D_DEV=$LINK_IF_B IP_D=$LINK_IP_B
+topo_exec d ip route add default via "$LINK_IP_A"
+topo_link s r
+S_DEV=$LINK_IF_A
+topo_exec s ip route add default via "$LINK_IP_B"
+check "attach bpf_tldct (namespaces may default to it)" \
+	"$CCLOAD" -q attach bpf_tldct --non-restricted
+# The receiver's table's bound, and more connections than it holds, each
+# with its own task id.
+MAX_TASKS=$(bpftool -j map show pinned /sys/fs/bpf/ccsuite/bpf_tldct/tldct_rx_tasks | jq .max_entries)
+FLOOD=$((MAX_TASKS + 100))
+# The flood's sockets get bpf_tldct by default; its listener (wlgen) is
+# plain TCP, not MPTCP.
+topo_default_cc s bpf_tldct
+topo_default_cc d bpf_tldct
+topo_exec d sysctl -qw net.mptcp.enabled=0
+
+# ---- helpers ----
+
+# The stats before and after a phase; grew NAME is a counter's growth.
+stats() { "$CCLOAD" -q stats bpf_tldct --json | jq -c .bpf_tldct; }
+phase() { echo "$1"; stats >"$TMP/st0"; }
+phase_end() { sleep 0.2; stats >"$TMP/st1"; }
+grew() { jq -n --slurpfile a "$TMP/st0" --slurpfile b "$TMP/st1" "\$b[0].$1 - \$a[0].$1"; }
+gauge() { jq ".$1" "$TMP/st1"; }
+
+rx_tasks() { "$CCLOAD" -q task list --json | jq '[.[] | select(.side == "receiver")] | length'; }
+
+# mangle NODE DEV MODE: the mangler on NODE's DEV egress; MANGLE_ID is its
+# program.  unmangle NODE DEV removes it.
+mangle() {
+	local ns
+	ns=$(topo_ns "$1")
+	tc -n "$ns" qdisc add dev "$2" clsact &&
+		tc -n "$ns" filter add dev "$2" egress bpf direct-action obj "$MANGLE" sec "tc/$3" &&
+		MANGLE_ID=$(tc -n "$ns" filter show dev "$2" egress | sed -n "s/.* id \([0-9]*\) name $3 .*/\1/p") &&
+		[ -n "$MANGLE_ID" ]
+}
+unmangle() { tc -n "$(topo_ns "$1")" qdisc del dev "$2" clsact; }
+
+# The one's-complement sum of the TCP segment of an IPv4 Ethernet frame (hex),
+# pseudo-header included: ffff when its checksum is right.
+tcp_sum() {
+	local h=$1 ip tcp sum i
+	ip=${h:28:40}
+	tcp=${h:68}
+	sum=$((0x${ip:24:4} + 0x${ip:28:4} + 0x${ip:32:4} + 0x${ip:36:4} + 6 + ${#tcp} / 2))
+	for ((i = 0; i < ${#tcp}; i += 4)); do
+		sum=$((sum + 0x${tcp:i:4}))
+	done
+	while ((sum >> 16)); do
+		sum=$(((sum & 0xffff) + (sum >> 16)))
+	done
+	printf '%04x' $sum
+}
+
+# frame FLAGS OPTIONS: a TCP segment 10.0.0.1:1234 -> 10.0.0.2:5678 with
+# these flags and options (hex), its checksum right.
+frame() {
+	local tcp ip h
+	tcp=$(printf '04d2162e0000000100000001%02x%sffff00000000%s' \
+		$(((20 + ${#2} / 2) / 4 << 4)) "$1" "$2")
+	ip=$(printf '4500%04x0000400040060000%s' $((20 + ${#tcp} / 2)) 0a0000010a000002)
+	h=0200000000020200000000010800$ip$tcp
+	printf '%s%04x%s' "${h:0:100}" $((0x$(tcp_sum "$h") ^ 0xffff)) "${h:104}"
+}
+
+# run_frame FLAGS OPTIONS: the options MANGLE_ID leaves in that segment
+# (hex), or "bad checksum".
+run_frame() {
+	local out
+	# shellcheck disable=SC2059	# the frame's bytes as \xHH escapes
+	printf "$(frame "$1" "$2" | sed 's/../\\x&/g')" >"$TMP/in"
+	bpftool prog run id "$MANGLE_ID" data_in "$TMP/in" data_out "$TMP/out" >/dev/null || return 1
+	out=$(od -An -tx1 -v "$TMP/out" | tr -d ' \n')
+	if [ "$(tcp_sum "$out")" = ffff ]; then echo "${out:108}"; else echo "bad checksum"; fi
+}
+
+# check_frame DESC FLAGS OPTIONS EXPECTED: the mangler makes OPTIONS into
+# EXPECTED, with a right checksum.
+check_frame() {
+	local got
+	got=$(run_frame "$2" "$3")
+	if [ "$got" = "$4" ]; then pass "$1: $3 -> $got"; else fail "$1: $3 -> $got, not $4"; fi
+}
+
+# Crafted options (hex): our ACK option (S_t 0x123456 KB, n 5) after a NOP,
+# so at an odd offset, and our SYN option (task 0x0001020304050607) after
+# MSS, at an even one.
+ACK_OPTS=01fd08cc7d12345605010101
+SYN_OPTS=020405b4fd0ccc7d0001020304050607
+SYNACK=12 ACK=10 SYN=02
+
+# xfer NAME TASK CLIENT_ARGS...: a verified transfer s -> d in task TASK,
+# in the background; XFER_PID is its client.  xfer_done NAME waits for it.
+PORT=5900
+xfer() {
+	local name=$1 task=$2
+	shift 2
+	PORT=$((PORT + 1))
+	topo_bg d "$TCPXFER" server -B "$IP_D" -p $PORT -C bpf_tldct -n 1 >"$TMP/$name.srv"
+	sleep 0.2
+	# not topo_exec: $! must be the client itself (ip netns exec execs it)
+	ip netns exec "$(topo_ns s)" "$TCPXFER" client -c "$IP_D" -p $PORT -C bpf_tldct \
+		-T "$task" "$@" >"$TMP/$name" &
+	XFER_PID=$!
+}
+xfer_done() {
+	local j
+	wait "$XFER_PID"
+	j=$(cat "$TMP/$1")
+	echo "    $j"
+	check "$1: bpf_tldct with ECN, every byte arrived intact" \
+		[ "$(jfield "$j" '.cc == "bpf_tldct" and .ecn and .pattern_ok and .bytes == .received')" = true ]
+}
+
+# What the sender socket of tcpxfer client PID holds from its receiver.
+sender_view() {
+	local fd
+	fd=$(find "/proc/$1/fd" -lname 'socket:*' -printf '%f\n' | head -1)
+	"$CCLOAD" task get "$1" "$fd"
+}
+
+# ---- the phases ----
+
+phase "control: options as sent"
+xfer clean 11 -b 4000000
+xfer_done clean
+phase_end
+check_range "the receiver took the task from the SYN" "$(grew syn_opt_rx)" 1 1
+check_range "the sender took the receiver's view from its ACKs" "$(grew ack_opt_rx)" 100 1e12
+check_range "windows that used the receiver's view" "$(grew view_remote)" 1 1e12
+check_range "no malformed option" "$(grew opt_bad)" 0 0
+
+phase "ACK option with a bad length (8 -> 6, then two NOPs)"
+check "mangler on the receiver's egress" mangle d "$D_DEV" ack_badlen
+check_frame "rewrites the option" $ACK $ACK_OPTS 01fd06cc7d12340101010101
+check_frame "passes a SYN-ACK" $SYNACK $ACK_OPTS $ACK_OPTS
+xfer badlen 12 -b 4000000
+xfer_done badlen
+phase_end
+unmangle d "$D_DEV"
+check_range "the receiver sent its view" "$(grew ack_opt_tx)" 100 1e12
+check_range "the sender counted each as malformed" "$(grew opt_bad)" 100 1e12
+check_range "and took none" "$(grew ack_opt_rx)" 0 0
+check_range "no window used the receiver's view" "$(grew view_remote)" 0 0
+check_range "the sender used its own table instead" "$(grew view_local)" 1 1e12
+
+phase "ACK value at its maximum (S_t = $ST_MAX bytes, n = 255)"
+check "mangler on the receiver's egress" mangle d "$D_DEV" ack_max
+check_frame "rewrites the value" $ACK $ACK_OPTS 01fd08cc7dffffffff010101
+xfer max 13 -t 2
+sleep 1
+sender_view "$XFER_PID" >"$TMP/max.view"
+xfer_done max
+phase_end
+unmangle d "$D_DEV"
+sed 's/^/    /' "$TMP/max.view"
+check "the sender holds it" grep -q "receiver reports S_t $ST_MAX bytes, n 255$" "$TMP/max.view"
+check_range "windows that used it" "$(grew view_remote)" 1 1e12
+check_range "window cuts (ECN)" "$(grew cwnd_reductions)" 1 1e12
+check_range "beta of the last cut (1/1024)" "$(gauge beta)" $BETA_MIN $BETA_MAX
+check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 1023
+
+phase "ACK value with n = 0"
+check "mangler on the receiver's egress" mangle d "$D_DEV" ack_n0
+check_frame "rewrites n" $ACK $ACK_OPTS 01fd08cc7d12345600010101
+xfer n0 14 -t 2
+sleep 1
+sender_view "$XFER_PID" >"$TMP/n0.view"
+xfer_done n0
+phase_end
+unmangle d "$D_DEV"
+sed 's/^/    /' "$TMP/n0.view"
+check "the sender holds it" grep -q "receiver reports S_t [0-9]* bytes, n 0$" "$TMP/n0.view"
+check_range "no window used it" "$(grew view_remote)" 0 0
+check_range "the sender used its own table instead" "$(grew view_local)" 1 1e12
+check_range "window cuts (ECN)" "$(grew cwnd_reductions)" 1 1e12
+check_range "beta of the last cut (1/1024)" "$(gauge beta)" $BETA_MIN $BETA_MAX
+check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 1023
+
+phase "SYN option with a bad length (12 -> 10, then two NOPs)"
+check "mangler on the sender's egress" mangle s "$S_DEV" syn_badlen
+check_frame "rewrites the option" $SYN $SYN_OPTS 020405b4fd0acc7d0001020304050101
+check_frame "passes a SYN-ACK" $SYNACK $SYN_OPTS $SYN_OPTS
+xfer synbad 15 -b 1000000
+xfer_done synbad
+phase_end
+unmangle s "$S_DEV"
+check_range "the sender put its task on the SYN" "$(grew syn_opt_tx)" 1 1
+check_range "the receiver took no task from it" "$(grew syn_opt_rx)" 0 0
+check_range "and counted it as malformed" "$(grew opt_bad)" 1 1e12
+check_range "no receiver task entry made" "$(grew rx_tasks_new)" 0 0
+check_range "no view sent back" "$(grew ack_opt_tx)" 0 0
+
+phase "$FLOOD connections, a random task id on each SYN"
+check "mangler on the sender's egress" mangle s "$S_DEV" syn_random
+a=$(run_frame $SYN $SYN_OPTS)
+b=$(run_frame $SYN $SYN_OPTS)
+check "a new task id in each SYN ($a, $b)" \
+	[ "${a:0:16}" = 020405b4fd0ccc7d -a "${b:0:16}" = 020405b4fd0ccc7d -a "$a" != "$b" -a "$a" != $SYN_OPTS ]
+before=$(rx_tasks)
+topo_bg d "$TOPO_ROOT/build/wlgen" server -B "$IP_D" -p 5999
+sleep 0.2
+# Bash holds the connections (its /dev/tcp sockets have the namespace's
+# CC and, as their task, its cgroup), then sleep does until killed.
+# shellcheck disable=SC2016	# expanded by that bash
+topo_bg s bash -c 'for ((i = 0; i < $1; i++)); do exec {fd}<>"/dev/tcp/$2/5999" || exit 1; done
+		  echo open; exec sleep 600' flood "$FLOOD" "$IP_D" >"$TMP/flood"
+holder=${TOPO_PIDS[-1]}
+peak=0
+for ((t = 0; t < 300; t++)); do
+	n=$(rx_tasks)
+	((n > peak)) && peak=$n
+	grep -q open "$TMP/flood" && break
+	kill -0 "$holder" 2>/dev/null || break
+	sleep 0.1
+done
+check "all $FLOOD connections open" grep -q open "$TMP/flood"
+n=$(rx_tasks)
+((n > peak)) && peak=$n
+echo "    receiver's table: $before tasks before, $n with all open, at most $peak seen"
+check_range "the receiver's table never exceeded its bound" "$peak" 0 "$MAX_TASKS"
+# (an LRU hash evicts a little before it is full: per-CPU free lists)
+check_range "and was full" "$n" $((MAX_TASKS * 3 / 4)) "$MAX_TASKS"
+kill "$holder"
+for ((t = 0; t < 100; t++)); do
+	n=$(rx_tasks)
+	[ "$n" -le "$before" ] && break
+	sleep 0.1
+done
+phase_end
+check_range "the receiver's table after they closed (tasks)" "$n" "$before" "$before"
+check_range "the receiver took a task from each SYN" "$(grew syn_opt_rx)" $FLOOD $FLOOD
+check_range "each a new entry (the oldest evicted when full)" "$(grew rx_tasks_new)" $FLOOD $FLOOD
+check_range "no idle flow of the flood rejoined (none sent again)" "$(grew rejoined)" 0 0
+unmangle s "$S_DEV"
+
+echo "leftovers"
+check "no mangler left on the receiver" bash -c "[ -z \"\$(tc -n $(topo_ns d) filter show dev $D_DEV egress)\" ]"
+check "no mangler left on the sender" bash -c "[ -z \"\$(tc -n $(topo_ns s) filter show dev $S_DEV egress)\" ]"
+check "bpf_tldct detaches" "$CCLOAD" -q detach bpf_tldct
+check "its pins are gone" test ! -e /sys/fs/bpf/ccsuite/bpf_tldct
