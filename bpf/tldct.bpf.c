@@ -19,8 +19,12 @@
  * are kept in the flow's state for the cut and the growth.
  *
  * Tables are LRU hashes of TLDCT_MAX_TASKS entries: when one is full the
- * least recently used task is evicted, and its flows count afresh from
- * their next window (the sender) or next flow (the receiver).
+ * least recently used task is evicted, and its live flows join a fresh
+ * entry with their own bytes at their next update (the sender: next window;
+ * the receiver: next ACK), as entries carry an incarnation (tldct.h).  A
+ * receiver makes an entry only for an established flow of a bpf_tldct
+ * listener whose SYN named a task, and removes it with the task's last
+ * flow, so no peer grows a table beyond its bound.
  */
 #include "dctcp_core.bpf.h"
 #include "tldct.h"
