@@ -63,8 +63,13 @@ for i in 1 2; do
 	in_cg s2 "$TCPXFER" client -c "$IP_D" -p 5801 -C bpf_tldct -T $TASK_S -b $S_BYTES >"$TMP/S$i" &
 	spids+=($!)
 done
-sleep 0.3
-"$CCLOAD" task list --json >"$TMP/tables-mid"
+# both of S's flows at the receiver (at once here; seconds under emulation)
+for ((t = 0; t < 50; t++)); do
+	"$CCLOAD" task list --json >"$TMP/tables-mid"
+	jq -e --argjson s $TASK_S '[.[] | select(.side == "receiver" and .task == $s and .flows == 2)]
+		| length == 1' "$TMP/tables-mid" >/dev/null && break
+	sleep 0.1
+done
 # what an S sender holds from the receiver (its tcpxfer's socket)
 spid=$(pgrep -f "tcpxfer client .* -T $TASK_S" | head -1)
 sfd=$(find "/proc/$spid/fd" -lname 'socket:*' -printf '%f\n' 2>/dev/null | head -1)
