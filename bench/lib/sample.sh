@@ -57,6 +57,24 @@ sample_trace() {
 	return 1
 }
 
+# trace_unsupported: why bench/trace/*.bt cannot run on this kernel (one
+# line, status 0), or nothing and status 1 when they can.  They reach the
+# socket through tcp:tcp_probe's skaddr field, which older kernels (6.1)
+# do not have.
+trace_unsupported() {
+	local fmt
+	fmt=$(unshare -m sh -c 'mountpoint -q /sys/kernel/tracing ||
+		mount -t tracefs nodev /sys/kernel/tracing &&
+		cat /sys/kernel/tracing/events/tcp/tcp_probe/format' 2>/dev/null)
+	if [ -z "$fmt" ]; then
+		echo "no tracefs or no tcp:tcp_probe tracepoint in kernel $(uname -r)"
+	elif ! grep -q 'skaddr;' <<<"$fmt"; then
+		echo "tcp:tcp_probe has no skaddr field in kernel $(uname -r) (the scripts read the socket through it)"
+	else
+		return 1
+	fi
+}
+
 stop_samplers() {
 	local p
 	for p in "${SAMPLER_PIDS[@]}"; do

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Helpers for the integration tests: checks that record PASS/FAIL lines in
-# $RESULTS (test/net/run tallies them) and read JSON fields.
+# Helpers for the integration tests: checks that record PASS/FAIL/SKIP lines
+# in $RESULTS (test/net/run tallies them) and read JSON fields.
 source "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
 
 RESULTS=${RESULTS:-/dev/null}
@@ -9,6 +9,9 @@ T=$(basename "$0" .sh)
 
 pass() { printf '  ok    %s\n' "$*"; echo "PASS $T: $*" >>"$RESULTS"; }
 fail() { printf '  FAIL  %s\n' "$*"; echo "FAIL $T: $*" >>"$RESULTS"; }
+# skip WHAT: WHY: a check this kernel or machine cannot make (say which and
+# why); never for a check that ran and failed.
+skip() { printf '  skip  %s\n' "$*"; echo "SKIP $T: $*" >>"$RESULTS"; }
 
 # check DESC cmd...: passes when the command succeeds (its output is not
 # shown: the description says what was checked).

@@ -4,9 +4,15 @@
 # DRAIN -> PROBE_BW, and matches bbr's throughput and median RTT.
 source "$(dirname "$0")/lib.sh"
 
+# Under TCG emulation (test/vm/run) the guest carries only a few tens of
+# Mbit/s through the test network: there the scenario runs at a tenth of
+# its rate (10 Mbit/s), so that the bottleneck is still the switch.
+SCALE=1
+[ -z "${CCSUITE_VM:-}" ] || SCALE=0.1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-"$TOPO_ROOT/bench/run" bbr-parity-100m --duration 10 --reps 2 --no-plots --out "$TMP/r" | sed 's/^/    /'
+"$TOPO_ROOT/bench/run" bbr-parity-100m --duration 10 --reps 2 --no-plots --scale $SCALE --out "$TMP/r" |
+	sed 's/^/    /'
 check "bench/run exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
 R=$TMP/r/result.json
 
@@ -19,11 +25,12 @@ for rep in 1 2; do
 	echo "    bpf_bbr counters, rep $rep: $s"
 	check_range "rep $rep: STARTUP entered" "$(jfield "$s" .enter_startup)" 1 100
 	check_range "rep $rep: full bw reached (leaves STARTUP)" "$(jfield "$s" .full_bw_reached)" 1 100
-	# The pipe is judged full near the bottleneck's 100 Mbit/s (the max
-	# filter may read above it from ACK bursts), not rounds early: that
-	# was a double evaluation of the full-bw step in min().
+	# The pipe is judged full near the bottleneck's rate (the max filter
+	# may read above it from ACK bursts), not rounds early: that was a
+	# double evaluation of the full-bw step in min().
 	check_range "rep $rep: bw when the pipe was judged full (Mbit/s)" \
-		"$(awk -v b="$(jfield "$s" .full_bw_bps)" 'BEGIN { print b / 1e6 }')" 70 160
+		"$(awk -v b="$(jfield "$s" .full_bw_bps)" 'BEGIN { print b / 1e6 }')" \
+		"$(awk -v f=$SCALE 'BEGIN { print 70 * f }')" "$(awk -v f=$SCALE 'BEGIN { print 160 * f }')"
 	check_range "rep $rep: DRAIN entered" "$(jfield "$s" .enter_drain)" 1 100
 	check_range "rep $rep: PROBE_BW entered" "$(jfield "$s" .enter_probe_bw)" 1 100
 done
@@ -32,14 +39,20 @@ done
 # same sequence.  tcp_probe fires before an ACK is processed, so a DRAIN that
 # ends on the ACK that began it (inflight already down to the BDP) is not
 # seen; bpf_bbr's enter_drain counter above shows DRAIN for the BPF side.
-for a in bbr bpf_bbr; do
-	check "$a: every run's flow went STARTUP -> [DRAIN] -> PROBE_BW ($(jq -c --arg a $a '.summary[$a].mode_seqs' "$R"))" \
-		jq -e --arg a $a '[.runs[] | select(.algo == $a) | .flows[0].modes.seq | map(select(. != "DRAIN"))[0:2]]
-			| length == 2 and all(. == ["STARTUP", "PROBE_BW"])' "$R"
-done
-check "bbr and bpf_bbr walked the same mode sequence (DRAIN aside)" \
-	jq -e 'def nd: map(split(" ") | map(select(. != "DRAIN")) | join(" ")) | unique;
-		(.summary.bbr.mode_seqs | nd) == (.summary.bpf_bbr.mode_seqs | nd)' "$R"
+# A kernel that cannot run the probe (bench/run said why) has no timeline.
+no_trace=$(jq -r '.env.trace_skipped // empty' "$R")
+if [ -n "$no_trace" ]; then
+	skip "mode timelines of bbr and bpf_bbr: trace $no_trace"
+else
+	for a in bbr bpf_bbr; do
+		check "$a: every run's flow went STARTUP -> [DRAIN] -> PROBE_BW ($(jq -c --arg a $a '.summary[$a].mode_seqs' "$R"))" \
+			jq -e --arg a $a '[.runs[] | select(.algo == $a) | .flows[0].modes.seq | map(select(. != "DRAIN"))[0:2]]
+				| length == 2 and all(. == ["STARTUP", "PROBE_BW"])' "$R"
+	done
+	check "bbr and bpf_bbr walked the same mode sequence (DRAIN aside)" \
+		jq -e 'def nd: map(split(" ") | map(select(. != "DRAIN")) | join(" ")) | unique;
+			(.summary.bbr.mode_seqs | nd) == (.summary.bpf_bbr.mode_seqs | nd)' "$R"
+fi
 # Tolerances of issue 4: throughput within 5 %, median RTT within 10 %,
 # widened here to 20 % for RTT: on this machine's VDE backend the delay the
 # backend itself adds under load varies by several ms between runs

@@ -9,25 +9,32 @@ RUN=$TOPO_ROOT/bench/run
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# Under TCG emulation (test/vm/run) the guest starts processes slowly and
+# does not carry 50 Mbit/s through the test network: there the bulk
+# scenario runs at a fifth of its rate (10 Mbit/s) and may take longer.
+SCALE=1 BUDGET=59
+[ -z "${CCSUITE_VM:-}" ] || SCALE=0.2 BUDGET=120
+
 echo "tiny bulk scenario (cubic, reno)"
 start=$(date +%s)
-"$RUN" tiny --out "$TMP/bulk" | sed 's/^/    /'
+"$RUN" tiny --scale $SCALE --out "$TMP/bulk" | sed 's/^/    /'
 rc=${PIPESTATUS[0]}
 check "bench/run tiny exits 0" [ "$rc" -eq 0 ]
-check_range "it took (s)" $(($(date +%s) - start)) 1 59
+check_range "it took (s)" $(($(date +%s) - start)) 1 $BUDGET
 R=$TMP/bulk/result.json
+BUF_B=$(jq -r '.env.buffer | rtrimstr("b")' "$R")	# 1 BDP: 62500 at 50 Mbit/s
 check "result.json has the environment" jq -e '.env | .kernel and .delay_backend and .topology and (.seed | type == "number") and .scenario_file and .base_rtt_ms == 10' "$R"
 check "one run per algorithm" jq -e '[.runs[].algo] | sort == ["cubic", "reno"]' "$R"
 for a in cubic reno; do
 	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
 	check "$a: both flows used $a" jq -e --arg a "$a" '[.flows[].cc] == [$a, $a]' <<<"$m"
-	check_range "$a: goodput fraction of 50 Mbit/s" "$(jfield "$m" .goodput_fraction)" 0.8 1.0
+	check_range "$a: goodput fraction of the bottleneck" "$(jfield "$m" .goodput_fraction)" 0.8 1.0
 	check_range "$a: Jain's index" "$(jfield "$m" .jain)" 0.5 1
 	check_range "$a: retransmissions" "$(jfield "$m" .retrans)" 0 100000
 	# base RTT 10 ms, buffer 1 BDP (10 ms more at most), VDE adds ~1 ms each way
 	check_range "$a: RTT p50 (ms)" "$(jfield "$m" .rtt_ms.p50)" 9.5 30
 	check "$a: p50 <= p95 <= p99" jq -e '.rtt_ms | .p50 <= .p95 and .p95 <= .p99' <<<"$m"
-	check_range "$a: switch max backlog (bytes, buffer 62500)" "$(jfield "$m" .switch.max_backlog)" 1 62500
+	check_range "$a: switch max backlog (bytes, buffer $BUF_B)" "$(jfield "$m" .switch.max_backlog)" 1 "$BUF_B"
 	check "$a: throughput series per flow" jq -e '.flows | all(.intervals | length >= 6)' <<<"$m"
 done
 check "summary and ratios to the native CC" jq -e '.summary.cubic.goodput_mbps > 0 and .ratios_to_native.reno.goodput > 0' "$R"

@@ -2,6 +2,12 @@
 # bench/trace/ccflows.bt shows, live, the flows that use a suite CC (and
 # only those): a bpf_dctcp and a cubic transfer run side by side under it.
 source "$(dirname "$0")/lib.sh"
+source "$TOPO_ROOT/bench/lib/sample.sh"	# trace_unsupported
+
+if why=$(trace_unsupported); then
+	skip "bench/trace/ccflows.bt and bbr.bt: $why"
+	exit 0
+fi
 
 SCRIPT=$TOPO_ROOT/bench/trace/ccflows.bt
 TMP=$(mktemp -d)

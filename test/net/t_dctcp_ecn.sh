@@ -6,7 +6,12 @@
 # drops.
 source "$(dirname "$0")/lib.sh"
 
-RATE=100mbit BUFFER=150kb K=30kb
+# Under TCG emulation (test/vm/run) the guest carries only a few tens of
+# Mbit/s through this network: there the same checks run at 10 Mbit/s, so
+# that the switch, not the guest's CPUs, is the bottleneck.
+MBIT=100
+[ -z "${CCSUITE_VM:-}" ] || MBIT=10
+RATE=${MBIT}mbit BUFFER=150kb K=30kb
 BUF_B=$((150 * 1024)) K_B=$((30 * 1024))
 SECS=5
 
@@ -66,7 +71,7 @@ check_range "dctcp: CE marks" "$(jfield "$sw" .marked)" 1 1e12
 check_range "dctcp: time-average queue near K (bytes)" "$(jfield "$sw" .avg_backlog)" $((K_B / 3)) $((K_B * 2))
 check_range "dctcp: max queue below the buffer (bytes)" "$(jfield "$sw" .max_backlog)" 1 $((BUF_B - 1))
 gp=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.bpf_dctcp" "$TMP/c2.bpf_dctcp")
-check_range "dctcp: total goodput (Mbit/s)" "$gp" 85 100
+check_range "dctcp: total goodput (Mbit/s)" "$gp" $((MBIT * 85 / 100)) $MBIT
 
 # The CC's own counters moved: flows (both ends), ECN feedback, alpha.
 check_range "stats: flows_init grew by (2 senders + 2 receivers)" \

@@ -95,36 +95,46 @@ topo_cleanup() {
 	TOPO_NETEM=()	# a later topology of the run may reuse the names
 }
 
-# netem if this kernel has it (tried in a throwaway namespace), else vde.
+# Whether this kernel has netem (tried in a throwaway namespace).
+_topo_has_netem() {
+	local probe="ccs$$x0probe" rc=0
+	ip netns add "$probe" 2>/dev/null || true
+	ip netns exec "$probe" tc qdisc add dev lo root netem delay 1ms 2>/dev/null || rc=1
+	ip netns del "$probe" 2>/dev/null || true
+	return $rc
+}
+
+# The backend: TOPO_DELAY if set, else netem if this kernel has it, else vde.
 topo_delay_backend() {
-	local probe="ccs$$x0probe"
 	if [ -n "${TOPO_DELAY:-}" ]; then
 		echo "$TOPO_DELAY"
-		return
-	fi
-	ip netns add "$probe" 2>/dev/null || true
-	if ip netns exec "$probe" tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
+	elif _topo_has_netem; then
 		echo netem
 	else
 		echo vde
 	fi
-	ip netns del "$probe" 2>/dev/null || true
 }
 
 topo_init() {
-	TOPO_ID="ccs$$x$RANDOM"
-	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
-	topo_reap
-	mkdir -p "$TOPO_RUN"
+	local forced=${TOPO_DELAY:-}
 	TOPO_DELAY=$(topo_delay_backend)
 	case $TOPO_DELAY in
 	netem | vde) ;;
 	*) echo "topo: unknown delay backend '$TOPO_DELAY' (netem or vde)" >&2; return 1 ;;
 	esac
+	# A forced netem the kernel lacks would give links without delay.
+	if [ "$forced" = netem ] && ! _topo_has_netem; then
+		echo "topo: the netem delay backend needs sch_netem, which this kernel does not have" >&2
+		return 1
+	fi
 	if [ "$TOPO_DELAY" = vde ] && ! command -v wirefilter >/dev/null; then
 		echo "topo: the vde delay backend needs vde2 (make deps)" >&2
 		return 1
 	fi
+	TOPO_ID="ccs$$x$RANDOM"
+	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
+	topo_reap
+	mkdir -p "$TOPO_RUN"
 	trap 'topo_cleanup' EXIT
 	trap 'exit 130' INT TERM
 }
@@ -231,19 +241,33 @@ _topo_bytes() {
 	esac
 }
 
+# tbf's burst for @rate (tc units): two MTU-sized packets, the smallest that
+# keeps the rate exact, or TOPO_TBF_SLACK_MS of the rate if more.  tbf drops
+# the tokens beyond its burst, so each wake-up that runs late costs rate; in
+# a guest under emulation (CCSUITE_VM: test/vm/run, TCG) they run up to
+# ~10 ms late, tbf falls behind, and a queue grows in it out of the switch's
+# sight (39 packets, +47 ms at 10 Mbit/s with two bbr flows; none with 12 ms).
+TOPO_TBF_SLACK_MS=${TOPO_TBF_SLACK_MS:-${CCSUITE_VM:+12}}
+_topo_burst() {
+	awk -v r="${1,,}" -v ms="${TOPO_TBF_SLACK_MS:-0}" 'BEGIN {
+		n = r + 0; u = r; sub(/^[0-9.]+/, "", u)
+		m["bit"] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9
+		b = n * m[u] * ms / 8000
+		printf "%d", (b > 3028) ? b : 3028 }'
+}
+
 # tbf at @rate; a netem delay already on the port moves under it.
 _topo_tbf() {
 	local ns=$1 dev=$2 rate=$3 limit=$4 netem=${TOPO_NETEM["$1 $2"]:-}
 	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null || true
-	tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst 3028 limit "$limit"
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst "$(_topo_burst "$rate")" limit "$limit"
 	if [ -n "$netem" ]; then
 		# shellcheck disable=SC2086
 		tc -n "$ns" qdisc add dev "$dev" parent 1:1 handle 10: netem $netem
 	fi
 }
 
-# Realize rate and buffer: the switch judges, tbf paces.  tbf's burst is
-# two MTU-sized packets: the smallest that keeps the rate exact.
+# Realize rate and buffer: the switch judges, tbf paces (_topo_burst).
 topo_bottleneck() {
 	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns
 	shift 5
