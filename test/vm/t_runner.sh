@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../.."
 
 KERNEL=$(test/vm/kernel.sh) || { echo "not ok - test/vm/kernel.sh gives the kernel"; echo "runner: 0 passed, 1 failed"; exit 1; }
 OUT=$(mktemp -d)
+RUNNER=$PWD/test/vm/run
 trap 'rm -rf "$OUT"' EXIT
 passed=0 failed=0
 
@@ -23,7 +24,7 @@ check() {
 vm() {
 	local name=$1 rc=0 start=$SECONDS
 	shift
-	test/vm/run --kernel "$KERNEL" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" || rc=$?
+	"$RUNNER" --kernel "$KERNEL" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" || rc=$?
 	echo $rc >"$OUT/$name.rc"
 	echo $((SECONDS - start)) >"$OUT/$name.time"
 }
@@ -54,6 +55,15 @@ check "100000 lines of stdout arrive complete" [ "$(line basic 3)" = "$(seq 1000
 check "the guest runs the 6.1 kernel ($(line basic 4))" [ "$(line basic 4)" = "${KERNEL##*/vmlinuz-}" ]
 check "tmpfs /tmp, bpffs, cgroup2 at /sys/fs/cgroup{,/unified}, tracefs" \
 	[ "$(line basic 5)" = "tmpfs bpf_fs cgroup2fs cgroup2fs tracefs" ]
+
+# A working directory under /tmp (a CI clone there) is there in the guest,
+# over its tmpfs /tmp, which stays writable.
+CWD=$(mktemp -d)
+echo in-tmp >"$CWD/f"
+(cd "$CWD" && vm tmpcwd -- sh -c 'pwd; cat f; touch /tmp/w && echo writable')
+check "a working directory under /tmp: there, and /tmp writable ($(took tmpcwd))" \
+	[ "$(tr '\n' ' ' <"$OUT/tmpcwd.out")" = "$CWD in-tmp writable " ]
+rm -rf "$CWD"
 
 vm exit1 -- false
 check "exit 1 gives 1 ($(took exit1))" rc_is exit1 1
