@@ -86,8 +86,14 @@ run_pair cubic 5602
 check_clients cubic false	# the kernel default (tcp_ecn=2) does not request ECN
 sw=$(cat "$TMP/sw.cubic")
 echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$sw")"
-check_range "cubic: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
 check_range "cubic: max queue reaches the buffer (bytes)" "$(jfield "$sw" .max_backlog)" $((BUF_B * 9 / 10)) $BUF_B
+# Under TCG the guest sends too slowly for cubic to overflow the buffer in
+# 5 s (measured: 144 of 150 KB, 1.6 Mbit/s a flow); it fills it (above).
+if [ -n "${CCSUITE_VM:-}" ]; then
+	skip "cubic: switch drops: the emulated guest is too slow to overflow the buffer in ${SECS}s"
+else
+	check_range "cubic: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
+fi
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
 
 echo "the switch detaches"
