@@ -117,7 +117,7 @@ test-net: all
 # tests, then integration tests.  VM_TESTS: the CI subset (every algorithm
 # loads, registers and carries traffic; about 6 minutes under TCG), or
 # "all" (about 12 minutes).
-VM_TESTS ?= t_lifecycle t_bad_input t_dctcp_ecn t_tldct t_bbr
+VM_TESTS ?= t_lifecycle t_bad_input t_dctcp_ecn t_tldct_opts t_bbr
 vmtest: all
 	test/vm/deps.sh
 	test/vm/kernel.sh >/dev/null
