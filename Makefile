@@ -102,7 +102,6 @@ $(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test
 
 test: deps all $(UNIT_BIN) $(KERN_BIN)
 	test/run
-	$(MAKE) --no-print-directory vmtest
 
 test-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
@@ -114,9 +113,10 @@ test-net: all
 	test/net/run
 
 # Under the pinned Debian 6.1 kernel in qemu (test/vm/): the runner's own
-# tests, then integration tests.  VM_TESTS: the CI subset (every algorithm
-# loads, registers and carries traffic; about 6 minutes under TCG), or
-# "all" (about 12 minutes).
+# tests, then integration tests.  VM_TESTS: a subset in which every
+# algorithm loads, registers and carries traffic (about 6 minutes under
+# TCG), or "all" (about 12 minutes).  Not yet part of make test: under TCG
+# on a loaded 2-core machine some timing-bound checks still fail.
 VM_TESTS ?= t_lifecycle t_bad_input t_dctcp_ecn t_tldct_opts t_bbr
 vmtest: all
 	test/vm/deps.sh
