@@ -67,9 +67,13 @@ static void tc_usage(FILE *f)
 		"Usage: ccload tc attach <dev> switch [options] [-n NETNS]\n"
 		"       ccload tc detach <dev> [-n NETNS]\n"
 		"       ccload tc stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]\n"
-		"The test network's switch on <dev>'s egress (clsact, direct action): a virtual\n"
-		"queue drained at --rate, CE-marks ECT packets above --ecn-k, drops above\n"
-		"--buffer or above a class's own limit.  Sizes and rates use tc's units.\n"
+		"The test network's switch on <dev>'s egress (clsact, direct action): judges\n"
+		"a queue, CE-marks ECT packets above --ecn-k, drops above --buffer or above a\n"
+		"class's own limit.  Sizes and rates use tc's units.\n"
+		"  -q, --queue virtual|qdisc which queue: a virtual one drained at --rate\n"
+		"                            (default), or the backlog of <dev>'s root qdisc,\n"
+		"                            a rate limiter such as tbf put there (the real\n"
+		"                            queue, also when the limiter falls behind)\n"
 		"  -r, --rate RATE           link rate (default 100mbit; 1mbit..10gbit)\n"
 		"  -b, --buffer SIZE         buffer (default 100kb)\n"
 		"  -k, --ecn-k SIZE          ECN marking threshold K (default: no marking)\n"
@@ -96,6 +100,11 @@ static int parse_pair(const char *opt, char *text, uint64_t amax, uint64_t *a,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static const char *queue_name(uint32_t q)
+{
+	return q == SW_QUEUE_QDISC ? "qdisc" : "virtual";
 }
 
 static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
@@ -138,8 +147,8 @@ static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 		pr_warn("cannot attach the switch to %s: %s\n", dev, strerror(-err));
 		goto out;
 	}
-	printf("switch on %s egress: rate %" PRIu64 "bit buffer %ub ecn-k %ub (prog id %u)\n",
-	       dev, U(c->rate_bps), c->buffer, c->ecn_k, opts.prog_id);
+	printf("switch on %s egress: rate %" PRIu64 "bit buffer %ub ecn-k %ub, %s queue (prog id %u)\n",
+	       dev, U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue), opts.prog_id);
 out:
 	switch_bpf__destroy(skel);
 	return err ? 1 : 0;
@@ -239,12 +248,13 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		tot[5] += s->cls[i].not_ect_over_k;
 	}
 	if (json) {
-		printf("{\"dev\":\"%s\",\"rate_bps\":%" PRIu64 ",\"buffer\":%u,\"ecn_k\":%u,"
+		printf("{\"dev\":\"%s\",\"queue\":\"%s\",\"rate_bps\":%" PRIu64 ",\"buffer\":%u,\"ecn_k\":%u,"
 		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64 ",\"avg_backlog\":%" PRIu64
 		       ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
 		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
 		       ",\"not_ect_over_k\":%" PRIu64 ",\"classes\":[",
-		       dev, U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog), U(s->max_backlog), avg,
+		       dev, queue_name(c->queue), U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog),
+		       U(s->max_backlog), avg,
 		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5]);
 		for (i = 0; i < SW_CLASSES; i++)
 			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
@@ -256,8 +266,8 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		printf("]}\n");
 		return;
 	}
-	printf("switch on %s: rate %" PRIu64 "bit buffer %ub ecn-k %ub\n", dev, U(c->rate_bps),
-	       c->buffer, c->ecn_k);
+	printf("switch on %s: rate %" PRIu64 "bit buffer %ub ecn-k %ub, %s queue\n", dev,
+	       U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue));
 	printf("queue: now %" PRIu64 "b, max %" PRIu64 "b, time-average %" PRIu64 "b over %.3fs\n",
 	       U(s->backlog), U(s->max_backlog), avg, (double)s->busy_ns / 1e9);
 	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
@@ -360,6 +370,7 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset,
 int cmd_tc(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "queue", required_argument, NULL, 'q' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "ecn-k", required_argument, NULL, 'k' },
@@ -385,8 +396,18 @@ int cmd_tc(int argc, char **argv)
 	argc--;		/* parse from the subcommand on */
 	argv++;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "r:b:k:c:D:n:jRi:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "q:r:b:k:c:D:n:jRi:h", opts, NULL)) != -1) {
 		switch (ch) {
+		case 'q':
+			if (!strcmp(optarg, "virtual")) {
+				c.queue = SW_QUEUE_VIRTUAL;
+			} else if (!strcmp(optarg, "qdisc")) {
+				c.queue = SW_QUEUE_QDISC;
+			} else {
+				pr_warn("--queue: '%s' is not virtual or qdisc\n", optarg);
+				return 2;
+			}
+			break;
 		case 'r':
 			if (parse_rate(optarg, &v) || v < SW_RATE_MIN || v > SW_RATE_MAX) {
 				pr_warn("--rate: '%s' is not a rate in [1mbit, 10gbit]\n", optarg);

@@ -11,6 +11,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_core_read.h>
 #include "switch.h"
 
 char _license[] SEC("license") = "GPL";
@@ -93,6 +94,27 @@ static __always_inline void set_ce(struct __sk_buff *skb, const struct pkt *p)
 	}
 }
 
+/*
+ * Bytes in the port's root qdisc (tbf) before this packet joins it.  The
+ * context of a tc program is the sk_buff itself; it is read with
+ * probe_read_kernel (CO-RE, CAP_PERFMON), which works from 5.x on, where
+ * bpf_cast_to_kern_ctx needs 6.3.  The read races with the qdisc's dequeue
+ * on the other CPU, as a real switch's view of its queue would.
+ */
+static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
+{
+	struct sk_buff *skb = (void *)ctx;
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	struct Qdisc *q;
+
+	if (!dev)
+		return 0;
+	q = BPF_CORE_READ(dev, qdisc);
+	if (!q)
+		return 0;
+	return BPF_CORE_READ(q, qstats.backlog);
+}
+
 SEC("tc")
 int ccs_switch(struct __sk_buff *skb)
 {
@@ -101,6 +123,7 @@ int ccs_switch(struct __sk_buff *skb)
 	enum sw_verdict v;
 	__u32 zero = 0, cls = 0;
 	__u64 now = bpf_ktime_get_ns();	/* no helper calls under the lock */
+	__u64 real = 0;
 	int ect = 0;
 
 	parse(skb, &p);
@@ -108,11 +131,13 @@ int ccs_switch(struct __sk_buff *skb)
 		cls = cfg.dscp_class[(p.tos >> 2) & (SW_DSCPS - 1)];
 		ect = (p.tos & ECN_MASK) != 0;
 	}
+	if (cfg.queue == SW_QUEUE_QDISC)
+		real = qdisc_backlog(skb);
 	s = bpf_map_lookup_elem(&sw_state, &zero);
 	if (!s)
 		return TC_ACT_OK;
 	bpf_spin_lock(&s->lock);
-	v = sw_packet(s, &cfg, now, skb->len, cls, ect);
+	v = sw_packet(s, &cfg, now, real, skb->len, cls, ect);
 	bpf_spin_unlock(&s->lock);
 
 	if (v == SW_DROP)

@@ -10,9 +10,20 @@
  *     for selective dropping);
  *   - else CE-mark it when it is ECT and the queue already exceeds K;
  *   - else pass it and add its length to the queue.
- * A tbf qdisc after the program realizes the same rate with a limit above
- * the buffer, so the real queue follows the virtual one and the program
- * decides every drop.
+ * A tbf qdisc after the program realizes the rate with a limit above the
+ * buffer, so the program decides every drop.
+ *
+ * Which queue is judged (sw_config.queue):
+ *   SW_QUEUE_QDISC    the real one: the backlog of the port's root qdisc
+ *                     (tbf), read at each packet.  When tbf falls behind
+ *                     its rate (late timer wake-ups on a loaded machine),
+ *                     the switch sees the queue that really built up.
+ *   SW_QUEUE_VIRTUAL  a byte count drained at the configured rate on the
+ *                     nanosecond clock.  It diverges from the real queue
+ *                     when tbf is late (real > virtual) or bursts
+ *                     (virtual > real); for ports whose root qdisc also
+ *                     holds a delay line (netem under tbf), where the
+ *                     qdisc's backlog is not a queue.
  *
  * Shared by tc/switch.bpf.c, ccload and the host unit tests.
  */
@@ -32,12 +43,15 @@
 #define SW_BUFFER_MAX		(64U << 20)		/* 64 MiB */
 #define NSEC_PER_SEC		1000000000ULL
 
+enum sw_queue { SW_QUEUE_VIRTUAL, SW_QUEUE_QDISC };
+
 struct sw_config {
 	__u64 rate_bps;			/* link rate, bits/s */
 	__u32 buffer;			/* bytes */
 	__u32 ecn_k;			/* marking threshold, bytes; 0 = no marking */
 	__u32 class_limit[SW_CLASSES];	/* per-class drop threshold, bytes (<= buffer) */
 	__u8 dscp_class[SW_DSCPS];	/* traffic class of each DSCP value */
+	__u32 queue;			/* enum sw_queue */
 };
 
 struct sw_class_stats {
@@ -52,7 +66,7 @@ struct sw_class_stats {
 struct sw_state {
 	struct bpf_spin_lock lock;
 	__u32 pad;
-	__u64 backlog;		/* bytes in the virtual queue */
+	__u64 backlog;		/* bytes queued after the last packet */
 	__u64 last_ns;		/* clock of the last update */
 	__u64 busy_ns;		/* time observed since the first packet */
 	__u64 area;		/* integral of backlog over time, byte*us */
@@ -138,6 +152,22 @@ static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
 	s->backlog = b1;
 }
 
+/* SW_QUEUE_QDISC: the queue is @real bytes at @now.  Between two packets
+ * it went from the backlog left after the previous one to @real, taken as
+ * linear for the time integral. */
+static inline void sw_observe(struct sw_state *s, __u64 now, __u64 real)
+{
+	if (s->last_ns && now > s->last_ns) {
+		__u64 dt = now - s->last_ns;
+
+		s->busy_ns += dt;
+		sw_area_add(s, s->backlog, real, dt);
+	}
+	if (now > s->last_ns)
+		s->last_ns = now;
+	s->backlog = real;
+}
+
 static inline enum sw_verdict sw_decide(const volatile struct sw_config *c, __u64 backlog,
 					__u32 len, __u32 cls, int ect)
 {
@@ -157,11 +187,12 @@ static inline enum sw_verdict sw_decide(const volatile struct sw_config *c, __u6
 
 /*
  * Judge one packet at @now and account for it; the caller holds the lock.
+ * @real is the root qdisc's backlog (used with SW_QUEUE_QDISC).
  * @c is volatile because in BPF it is the load-time .rodata: the compiler
  * must not fold the values it was compiled with.
  */
 static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struct sw_config *c,
-					__u64 now, __u32 len, __u32 cls, int ect)
+					__u64 now, __u64 real, __u32 len, __u32 cls, int ect)
 {
 	struct sw_class_stats *cs;
 	enum sw_verdict v;
@@ -169,7 +200,10 @@ static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struc
 	if (cls >= SW_CLASSES)
 		cls = 0;
 	cs = &s->cls[cls];
-	sw_advance(s, now, c->rate_bps);
+	if (c->queue == SW_QUEUE_QDISC)
+		sw_observe(s, now, real);
+	else
+		sw_advance(s, now, c->rate_bps);
 	v = sw_decide(c, s->backlog, len, cls, ect);
 	if (v == SW_DROP) {
 		cs->dropped++;

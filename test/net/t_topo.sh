@@ -31,6 +31,33 @@ rtt_check "dumbbell s2 (3 ms each way)" s2 "$IP_D" 6
 check "dumbbell: switch on the bottleneck" topo_switch_stats
 topo_cleanup
 
+# The switch judges the queue that really is in tbf: with tbf at a fifth of
+# the switch's rate (as when tbf runs behind on a loaded machine), the
+# switch still drops at its buffer.  A virtual queue drained at the
+# switch's rate sees nothing of it, and the packets pile up in tbf.
+slow_xfer() {	# PORT: 2 s of cubic s1 -> d, goodput in Mbit/s on stdout
+	topo_bg d "$TCPXFER" server -C cubic -p "$1" -n 1 >/dev/null
+	sleep 0.3
+	topo_exec s1 "$TCPXFER" client -c "$IP_D" -p "$1" -C cubic -t 2 | jq '.goodput_bps / 1e6'
+}
+topo_dumbbell 1 100mbit 100kb 0
+_topo_tbf "$BN_NS" "$BN_DEV" 20mbit $((2 * 102400 + 65536))
+gp=$(slow_xfer 5701)
+sw=$(topo_switch_stats)
+check "qdisc queue: the switch reports it" [ "$(jfield "$sw" .queue)" = qdisc ]
+gp_min=10	# a TCG guest (test/vm/run) may carry less
+[ -z "${CCSUITE_VM:-}" ] || gp_min=2
+check_range "qdisc queue: goodput through tbf at 20 Mbit/s" "$gp" "$gp_min" 20
+check_range "qdisc queue: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
+check_range "qdisc queue: max queue seen (bytes, buffer 102400)" "$(jfield "$sw" .max_backlog)" 51200 102400
+"$CCLOAD" -q tc attach "$BN_DEV" switch -n "$BN_NS" --queue virtual --rate 100mbit --buffer 100kb >/dev/null
+gp=$(slow_xfer 5702)
+sw=$(topo_switch_stats)
+tbf_drops=$(tc -n "$BN_NS" -s -j qdisc show dev "$BN_DEV" | jq '[.[] | select(.kind == "tbf") | .drops] | add')
+check_range "virtual queue at the switch's rate: switch drops" "$(jfield "$sw" .dropped)" 0 0
+check_range "virtual queue: drops in tbf instead, out of the switch's sight" "$tbf_drops" 1 1e12
+topo_cleanup
+
 topo_parking_lot 50mbit 100kb 0 4
 check "parking lot: two bottlenecks" [ ${#BN_LIST[@]} -eq 2 ]
 rtt_check "parking lot long flow (2 hops of 4 ms)" l "$IP_LD" 16

@@ -12,9 +12,9 @@
 # forced with TOPO_DELAY=netem|vde, and is in $TOPO_DELAY for results.
 #
 # A bottleneck is a router port whose egress has ccsuite's switch program
-# (virtual queue: ECN marking at K, drops above the buffer or a class limit)
-# followed by tbf at the same rate with a larger limit, so the switch, not
-# tbf, decides every drop.  Offloads are off on every port.
+# (ECN marking at K, drops above the buffer or a class limit, judged on the
+# queue in tbf) followed by tbf at the rate with a larger limit, so the
+# switch, not tbf, decides every drop.  Offloads are off on every port.
 #
 # Names are unique per run (ccs<pid>x<rand>-<node>); topo_cleanup (an EXIT
 # trap set by topo_init) removes the namespaces and the VDE processes of the
@@ -267,12 +267,17 @@ _topo_tbf() {
 	fi
 }
 
-# Realize rate and buffer: the switch judges, tbf paces (_topo_burst).
+# Realize rate and buffer: tbf paces (_topo_burst), the switch judges the
+# queue in it (--queue qdisc), so that a tbf running behind its rate on a
+# loaded machine is a slower link, not a queue out of the switch's sight.
+# Where a netem delay line sits under tbf its backlog is not a queue: there
+# the switch keeps a virtual queue at the rate.
 topo_bottleneck() {
-	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns
+	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns queue=qdisc
 	shift 5
 	ns=$(topo_ns "$node")
-	local args=(--rate "$rate" --buffer "$buffer" "$@")
+	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
+	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@")
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
 	"$CCLOAD" -q tc attach "$dev" switch -n "$ns" "${args[@]}" >/dev/null
 	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))

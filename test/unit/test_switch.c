@@ -298,8 +298,8 @@ Test(sw_packet, not_ect_over_k_counted)
 	struct sw_state s = state_at(T0, 40000);
 
 	/* Same instant, so no draining: 40000 > K for both packets. */
-	cr_assert_eq(sw_packet(&s, &c, T0, 1000, 1, 0), SW_PASS);
-	cr_assert_eq(sw_packet(&s, &c, T0, 1000, 1, 1), SW_MARK);
+	cr_assert_eq(sw_packet(&s, &c, T0, 0, 1000, 1, 0), SW_PASS);
+	cr_assert_eq(sw_packet(&s, &c, T0, 0, 1000, 1, 1), SW_MARK);
 	cr_assert_eq(s.cls[1].not_ect_over_k, 1ULL);
 	cr_assert_eq(s.cls[1].marked, 1ULL);
 	cr_assert_eq(s.cls[1].pkts, 2ULL);
@@ -309,7 +309,7 @@ Test(sw_packet, not_ect_over_k_counted)
 	/* Below K a Not-ECT packet is just a packet. */
 	struct sw_state low = state_at(T0, 1000);
 
-	cr_assert_eq(sw_packet(&low, &c, T0, 1000, 1, 0), SW_PASS);
+	cr_assert_eq(sw_packet(&low, &c, T0, 0, 1000, 1, 0), SW_PASS);
 	cr_assert_eq(low.cls[1].not_ect_over_k, 0ULL);
 	cr_assert_eq(low.cls[1].marked, 0ULL);
 }
@@ -319,7 +319,7 @@ Test(sw_packet, bad_class_accounted_as_class_0)
 	struct sw_config c = config(GBIT, 100000, 0);
 	struct sw_state s = state_at(T0, 0);
 
-	cr_assert_eq(sw_packet(&s, &c, T0, 700, 200, 0), SW_PASS);
+	cr_assert_eq(sw_packet(&s, &c, T0, 0, 700, 200, 0), SW_PASS);
 	cr_assert_eq(s.cls[0].pkts, 1ULL);
 	cr_assert_eq(s.cls[0].bytes, 700ULL);
 	for (int i = 1; i < SW_CLASSES; i++)
@@ -341,7 +341,7 @@ Test(sw_packet, burst_fills_buffer_then_drops)
 
 	memset(&s, 0, sizeof(s));
 	for (int i = 1; i <= 100; i++) {
-		enum sw_verdict v = sw_packet(&s, &c, T0, 1500, 0, 1);
+		enum sw_verdict v = sw_packet(&s, &c, T0, 0, 1500, 0, 1);
 
 		pass += v == SW_PASS;
 		mark += v == SW_MARK;
@@ -373,7 +373,7 @@ Test(sw_packet, burst_in_limited_class)
 	c.class_limit[3] = 20000;
 	memset(&s, 0, sizeof(s));
 	for (int i = 0; i < 100; i++)
-		drop += sw_packet(&s, &c, T0, 1500, 3, 0) == SW_DROP;
+		drop += sw_packet(&s, &c, T0, 0, 1500, 3, 0) == SW_DROP;
 	cr_assert_eq(drop, 87);
 	cr_assert_eq(s.backlog, 13ULL * 1500);
 	cr_assert_eq(s.cls[3].pkts, 13ULL);
@@ -393,7 +393,7 @@ Test(sw_packet, link_rate_arrivals_stay_bounded)
 
 	memset(&s, 0, sizeof(s));
 	for (int i = 0; i < n; i++) {
-		enum sw_verdict v = sw_packet(&s, &c, T0 + (__u64)i * 12 * US, 1500, 0, 1);
+		enum sw_verdict v = sw_packet(&s, &c, T0 + (__u64)i * 12 * US, 0, 1500, 0, 1);
 
 		cr_assert_eq(v, SW_PASS, "packet %d: verdict %d", i, v);
 		cr_assert_eq(s.backlog, 1500ULL, "packet %d: backlog %llu", i,
@@ -416,7 +416,7 @@ Test(sw_packet, double_rate_arrivals_grow_queue)
 
 	memset(&s, 0, sizeof(s));
 	for (int i = 0; i < 100; i++)
-		sw_packet(&s, &c, T0 + (__u64)i * 6 * US, 1500, 0, 0);
+		sw_packet(&s, &c, T0 + (__u64)i * 6 * US, 0, 1500, 0, 0);
 	/* 1500 + 99 * 750 */
 	cr_assert_eq(s.backlog, 75750ULL);
 	cr_assert_eq(s.max_backlog, 75750ULL);
@@ -430,25 +430,75 @@ Test(sw_packet, max_backlog_is_the_maximum)
 
 	memset(&s, 0, sizeof(s));
 	for (int i = 0; i < 10; i++)		/* burst of 10: 15000 */
-		sw_packet(&s, &c, t, 1500, 0, 0);
+		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.max_backlog, 15000ULL);
 
 	t += 120 * US;				/* exactly drains 15000 */
 	for (int i = 0; i < 5; i++)		/* smaller burst: 7500 */
-		sw_packet(&s, &c, t, 1500, 0, 0);
+		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.backlog, 7500ULL);
 	cr_assert_eq(s.max_backlog, 15000ULL, "a lower peak must not lower the max");
 
 	t += 30 * US;				/* drains 3750: 3750 left */
 	for (int i = 0; i < 20; i++)		/* 3750 + 30000 */
-		sw_packet(&s, &c, t, 1500, 0, 0);
+		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.backlog, 33750ULL);
 	cr_assert_eq(s.max_backlog, 33750ULL);
 
 	/* Dropped packets never count towards the maximum. */
 	for (int i = 0; i < 100; i++)
-		sw_packet(&s, &c, t, 1500, 0, 0);
+		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.max_backlog, 33750ULL + 44 * 1500ULL,
 		     "floor((100000 - 33750) / 1500) = 44 more fit");
 	cr_assert(s.max_backlog <= c.buffer);
+}
+
+/* ---- SW_QUEUE_QDISC: the real queue is judged ---- */
+
+/* The qdisc's backlog decides, whatever the rate says: a queue that did
+ * not drain (tbf behind its rate) still drops, one that drained faster
+ * (tbf burst) does not. */
+Test(sw_queue_qdisc, judges_the_observed_backlog)
+{
+	struct sw_config c = config(GBIT, 100000, 30000);
+	struct sw_state s;
+
+	c.queue = SW_QUEUE_QDISC;
+	memset(&s, 0, sizeof(s));
+	cr_assert_eq(sw_packet(&s, &c, T0, 99000, 1500, 0, 1), SW_DROP,
+		     "99000 + 1500 is over the buffer");
+	/* 1 s later a virtual queue would be empty; the real one is not. */
+	cr_assert_eq(sw_packet(&s, &c, T0 + 1000000 * US, 99000, 1500, 0, 1), SW_DROP);
+	cr_assert_eq(sw_packet(&s, &c, T0 + 1000001 * US, 31000, 1500, 0, 1), SW_MARK);
+	cr_assert_eq(sw_packet(&s, &c, T0 + 1000002 * US, 29000, 1500, 0, 1), SW_PASS);
+	cr_assert_eq(s.backlog, 29000ULL + 1500, "what the packet adds counts until the next one");
+	/* Back-to-back packets the qdisc has not seen yet still see their
+	 * predecessors only through the qdisc: no double counting. */
+	cr_assert_eq(sw_packet(&s, &c, T0 + 1000002 * US, 0, 1500, 0, 1), SW_PASS);
+	cr_assert_eq(s.backlog, 1500ULL);
+	cr_assert_eq(s.cls[0].dropped, 2ULL);
+	cr_assert_eq(s.cls[0].marked, 1ULL);
+	cr_assert_eq(s.cls[0].pkts, 3ULL);
+}
+
+/* The time integral runs linearly from the backlog left after the last
+ * packet to the one observed at this packet. */
+Test(sw_queue_qdisc, time_average_and_max)
+{
+	struct sw_config c = config(GBIT, 100000, 0);
+	struct sw_state s;
+
+	c.queue = SW_QUEUE_QDISC;
+	memset(&s, 0, sizeof(s));
+	sw_packet(&s, &c, T0, 8500, 1500, 0, 0);	/* first packet: clock starts */
+	cr_assert_eq(s.busy_ns, 0ULL);
+	cr_assert_eq(s.max_backlog, 10000ULL);
+	sw_packet(&s, &c, T0 + 1000 * US, 0, 1500, 0, 0);	/* 10000 -> 0 over 1 ms */
+	cr_assert_eq(s.busy_ns, 1000 * US);
+	cr_assert_eq(s.area, 5000ULL * 1000, "mean 5000 bytes for 1000 us");
+	cr_assert_eq(s.max_backlog, 10000ULL);
+	/* A clock that steps back changes nothing but the backlog. */
+	sw_packet(&s, &c, T0, 4000, 1500, 0, 0);
+	cr_assert_eq(s.busy_ns, 1000 * US);
+	cr_assert_eq(s.backlog, 5500ULL);
 }
