@@ -133,30 +133,62 @@ static int task_get(char **argv)
 	return 0;
 }
 
+/* The walk goes bucket by bucket (batch lookup): get_next_key restarts from
+ * the first bucket when its key was evicted meanwhile, which under a flood
+ * of new tasks listed some of them twice. */
 static int list_table(const char *name, const char *side, int json, int *first)
 {
-	struct tldct_task t;
-	uint64_t key, next, *prev = NULL;
-	int fd = open_pinned(name);
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info), n, i, cap;
+	uint64_t *keys = NULL, batch = 0;
+	struct tldct_task *vals = NULL;
+	int fd = open_pinned(name), err = 0, done = 0;
+	void *in = NULL;
 
 	if (fd < 0)
 		return -1;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		pr_warn("task: cannot read %s: %s\n", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	cap = info.max_entries;
+	keys = calloc(cap, sizeof(*keys));
+	vals = calloc(cap, sizeof(*vals));
+	if (!keys || !vals) {
+		pr_warn("task: out of memory\n");
+		err = -1;
+		goto out;
+	}
 	if (!json)
 		printf("%s side (%s):\n%20s %14s %6s\n", side, name, "task", "S_t bytes", "flows");
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &t))
-			continue;	/* went away meanwhile */
-		if (json)
-			printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"flows\":%u}",
-			       *first ? "" : ",", side, key, (uint64_t)t.bytes, t.flows);
-		else
-			printf("%20" PRIu64 " %14" PRIu64 " %6u\n", key, (uint64_t)t.bytes, t.flows);
-		*first = 0;
+	while (!done) {
+		n = cap;
+		if (bpf_map_lookup_batch(fd, in, &batch, keys, vals, &n, NULL)) {
+			if (errno != ENOENT) {
+				pr_warn("task: cannot list %s: %s\n", name, strerror(errno));
+				err = -1;
+				goto out;
+			}
+			done = 1;	/* the last batch (n may still be > 0) */
+		}
+		in = &batch;
+		for (i = 0; i < n; i++) {
+			if (json)
+				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"bytes\":%" PRIu64
+				       ",\"flows\":%u}", *first ? "" : ",", side, keys[i],
+				       (uint64_t)vals[i].bytes, vals[i].flows);
+			else
+				printf("%20" PRIu64 " %14" PRIu64 " %6u\n", keys[i],
+				       (uint64_t)vals[i].bytes, vals[i].flows);
+			*first = 0;
+		}
 	}
+out:
+	free(keys);
+	free(vals);
 	close(fd);
-	return 0;
+	return err;
 }
 
 static int task_list(int json)

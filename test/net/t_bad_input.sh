@@ -30,6 +30,7 @@ check_fails "stats --watch 0" "is not a number of seconds" "$CCLOAD" stats --wat
 check_fails "detach of an unknown algorithm" "not registered" "$CCLOAD" detach bpf_nope
 check_fails "tc: rate below 1mbit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 5kbit
 check_fails "tc: rate without a unit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 100
+check_fails "tc: unknown queue" "not virtual or qdisc" "$CCLOAD" tc attach lo switch --queue real
 check_fails "tc: K above the buffer" "must be below --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --ecn-k 20kb
 check_fails "tc: class limit above the buffer" "above --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --class-limit 1=20kb
 check_fails "tc: class out of range" "bad value" "$CCLOAD" tc attach lo switch --class-limit 9=1kb
