@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test-network switch: a virtual output queue at the bottleneck egress.
+ * Test-network switch: the output queue of the bottleneck egress.
  *
- * The queue is virtual: a byte count drained at the configured link rate on
- * the nanosecond clock.  Every packet first drains the queue by the time
- * elapsed since the previous one, then is judged against it:
+ * Every packet is judged against the queue it finds (see below for which):
  *   - drop when it would push the queue past its class's limit
  *     (class 0's limit is the buffer; other classes may have lower ones,
  *     for selective dropping);
