@@ -60,7 +60,8 @@ struct bbr_ca {
 	      round_start:1,
 	      idle_restart:1,
 	      probe_rtt_round_done:1,
-	      unused:13,
+	      flow_live:1,		/* init() ran: CCS_FLOW_INIT() */
+	      unused:12,
 	      lt_is_sampling:1,
 	      lt_rtt_cnt:7,
 	      lt_use_bw:1;
@@ -644,13 +645,15 @@ void BPF_PROG(bbr_init, struct sock *sk)
 	/* Pacing is ours: ask TCP to pace (no fq needed). */
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
-	ccs_stat_inc(CCS_STAT_FLOWS_INIT);
+	CCS_FLOW_INIT(bbr);
 }
 
 SEC("struct_ops")
 void BPF_PROG(bbr_release, struct sock *sk)
 {
-	ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);
+	struct bbr_ca *bbr = ca(sk);
+
+	CCS_FLOW_RELEASE(bbr);
 }
 
 SEC("struct_ops")

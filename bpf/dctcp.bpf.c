@@ -33,7 +33,7 @@ void BPF_PROG(dctcp_init, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(dctcp_release, struct sock *sk)
 {
-	ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);
+	CCS_FLOW_RELEASE((struct dctcp_core *)inet_csk_ca(sk));
 }
 
 SEC("struct_ops")

@@ -195,9 +195,12 @@ void BPF_PROG(tldct_init, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(tldct_release, struct sock *sk)
 {
-	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
+	struct tldct_ca *ca = inet_csk_ca(sk);
+	struct tldct_sk *ts;
 
-	ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);
+	if (!CCS_FLOW_RELEASE(&ca->core))
+		return;
+	ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
 	if (ts && !(ts->flags & TLDCT_SK_PEER))
 		task_leave(&tldct_tasks, ts, tcp_sk(sk)->bytes_acked);
 }

@@ -98,6 +98,27 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 #define CCS_CAN_WRITE_APP_LIMITED 1
 #endif
 
+/*
+ * init() and release() do not pair on every kernel.  6.1 calls release() on
+ * every socket leaving the CC, among them a listener that chose it with
+ * setsockopt() and never had init() (its children do); later kernels (6.18
+ * here) skip release() unless icsk_ca_initialized.  So init() marks the
+ * flow live in the algorithm's own state, and release() counts it, and does
+ * its clean-up, only when the mark is there: flows_init - flows_release is
+ * the flows using the CC on both.  A macro, as the mark may be a bitfield.
+ */
+#define CCS_FLOW_INIT(st) do {				\
+	(st)->flow_live = 1;				\
+	ccs_stat_inc(CCS_STAT_FLOWS_INIT);		\
+} while (0)
+#define CCS_FLOW_RELEASE(st) ({				\
+	bool _was_live = (st)->flow_live;		\
+	(st)->flow_live = 0;				\
+	if (_was_live)					\
+		ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);	\
+	_was_live;					\
+})
+
 /* include/net/tcp.h tcp_packets_in_flight(): sent, not yet acked or lost. */
 static __always_inline __u32 tcp_packets_in_flight(const struct tcp_sock *tp)
 {

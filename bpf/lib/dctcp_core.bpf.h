@@ -25,6 +25,7 @@ struct dctcp_core {
 	__u32 ce_state;
 	__u32 loss_cwnd;
 	__u32 ecn;		/* ECN negotiated: DCTCP proper, else Reno */
+	__u32 flow_live;	/* init() ran: CCS_FLOW_INIT() */
 };
 
 static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct dctcp_core *ca)
@@ -47,7 +48,7 @@ static __always_inline void dctcp_core_init(struct sock *sk, struct dctcp_core *
 	ca->loss_cwnd = 0;
 	ca->ce_state = 0;
 	dctcp_core_reset(tp, ca);
-	ccs_stat_inc(CCS_STAT_FLOWS_INIT);
+	CCS_FLOW_INIT(ca);
 	if (!ca->ecn)
 		ccs_stat_inc(DCTCP_STAT_NO_ECN);
 }

@@ -104,6 +104,15 @@ for ((t = 0; t < polls; t++)); do
 	"$CCLOAD" -q list | grep -q '0 flows using it now' && break
 	sleep 0.1
 done
+if ! "$CCLOAD" -q list | grep -q '0 flows using it now'; then
+	# What still holds it, for the failure report.
+	"$CCLOAD" list
+	"$CCLOAD" stats bpf_dctcp --json
+	for ns in "" h n2 n3; do
+		echo "sockets in ${ns:-the root namespace}:"
+		if [ -n "$ns" ]; then topo_exec "$ns" ss -tanie; else ss -tanie; fi
+	done
+fi >&2
 check "list counts the flows using it (none now, once closed)" bash -c \
 	"'$CCLOAD' -q list | grep -q '0 flows using it now'"
 check "detach" "$CCLOAD" -q detach bpf_dctcp
