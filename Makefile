@@ -120,7 +120,7 @@ test-net: all
 # Under the pinned Debian 6.1 kernel in qemu (test/vm/): the runner's own
 # tests, then integration tests.  VM_TESTS: the names of some (default: the
 # subset in which every algorithm loads, registers and carries traffic,
-# about 8 minutes under TCG) or "all" (about 15 minutes).
+# about 7 minutes under TCG) or "all" (about 15 minutes).
 VM_TESTS ?=
 vmtest: all
 	test/vm/suite $(VM_TESTS)
