@@ -119,21 +119,29 @@ static inline void sw_area_add(struct sw_state *s, __u64 b0, __u64 b1, __u64 t_n
 	s->area_rem = lo % 2000;
 }
 
-/* Drain the queue to @now, adding the backlog's time integral (the queue
- * falls linearly until empty). */
+/* Move the clock to @now and return the time since the last packet: 0 for
+ * the first packet and for a clock that did not advance (another CPU's
+ * packet got in first), which then leave the queue as it is. */
+static inline __u64 sw_clock(struct sw_state *s, __u64 now)
+{
+	__u64 dt = 0;
+
+	if (s->last_ns && now > s->last_ns) {
+		dt = now - s->last_ns;
+		s->busy_ns += dt;
+	}
+	if (now > s->last_ns)
+		s->last_ns = now;
+	return dt;
+}
+
+/* SW_QUEUE_VIRTUAL: drain the queue to @now, adding the backlog's time
+ * integral (the queue falls linearly until empty). */
 static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
 {
-	__u64 dt, t_empty, b0 = s->backlog, b1, t;
+	__u64 dt = sw_clock(s, now), t_empty, b0 = s->backlog, b1, t;
 
-	if (!s->last_ns || now <= s->last_ns) {
-		if (!s->last_ns)
-			s->last_ns = now;
-		return;
-	}
-	dt = now - s->last_ns;
-	s->last_ns = now;
-	s->busy_ns += dt;
-	if (!b0)
+	if (!dt || !b0)
 		return;
 	t_empty = sw_ns_for(b0, rate_bps);
 	if (dt >= t_empty) {
@@ -155,14 +163,10 @@ static inline void sw_advance(struct sw_state *s, __u64 now, __u64 rate_bps)
  * linear for the time integral. */
 static inline void sw_observe(struct sw_state *s, __u64 now, __u64 real)
 {
-	if (s->last_ns && now > s->last_ns) {
-		__u64 dt = now - s->last_ns;
+	__u64 dt = sw_clock(s, now);
 
-		s->busy_ns += dt;
+	if (dt)
 		sw_area_add(s, s->backlog, real, dt);
-	}
-	if (now > s->last_ns)
-		s->last_ns = now;
 	s->backlog = real;
 }
 
