@@ -174,6 +174,11 @@ _topo_port_up() {
 	ip netns exec "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1 || true
 }
 
+# A vde_switch directory with a plug connected: a data socket beside ctl.
+_topo_vde_plugged() {
+	find "$1" -maxdepth 1 -type s ! -name ctl | grep -q .
+}
+
 # A tap in each namespace on its own vde_switch, the two joined by a
 # wirefilter that delays each direction.  They run in the foreground as
 # children of this shell (daemons would be reparented to an init that may
@@ -192,9 +197,28 @@ _topo_vde_pair() {
 		[ -S "$dir/a/ctl" ] && [ -S "$dir/b/ctl" ] && break
 		sleep 0.1
 	done
-	wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" <>"$dir/console" >/dev/null 2>&1 &
-	TOPO_PIDS+=($!)
-	echo $! >"$TOPO_RUN/wf$TOPO_LINKS.pid"
+	# A ctl socket exists from bind(), before the switch listens: a
+	# wirefilter connecting in between exits, and the link stays dead
+	# (seen once in t_topo).  Connected, each switch has a data socket
+	# beside ctl; a wirefilter that died before that is started again.
+	local try wf
+	for try in 1 2 3 4 5; do
+		wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" <>"$dir/console" >/dev/null 2>&1 &
+		wf=$!
+		for i in $(seq 50); do
+			_topo_vde_plugged "$dir/a" && _topo_vde_plugged "$dir/b" && break 2
+			kill -0 $wf 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $wf 2>/dev/null
+		wait $wf 2>/dev/null
+	done
+	if ! _topo_vde_plugged "$dir/a" || ! _topo_vde_plugged "$dir/b"; then
+		echo "topo: wirefilter for link $TOPO_LINKS ($a - $b) did not connect" >&2
+		return 1
+	fi
+	TOPO_PIDS+=($wf)
+	echo $wf >"$TOPO_RUN/wf$TOPO_LINKS.pid"
 	for i in $(seq 50); do
 		ip -n "$(topo_ns "$a")" link show "$ifa" >/dev/null 2>&1 &&
 			ip -n "$(topo_ns "$b")" link show "$ifb" >/dev/null 2>&1 && break
