@@ -21,7 +21,7 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # algorithms in PRE610 also get a variant for kernels before 6.10
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
 ALGOS     := dctcp bbr tldct
-PRE610    := bbr
+PRE610    := bbr dctcp tldct
 TC_PROGS  := switch
 BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
 	     $(TC_PROGS:%=$(BUILD)/%.bpf.o)

@@ -587,6 +587,8 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	struct bbr_ca *bbr = ca(sk);
 	__u32 bw;
 
+	/* ssthresh() keeps it at infinity (bbr_ssthresh) */
+	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
 	ccs_stat_inc(CCS_STAT_ACKS);
 	update_bw(sk, rs);
 	update_ack_aggregation(sk, rs);

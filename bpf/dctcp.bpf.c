@@ -45,8 +45,8 @@ __u32 BPF_PROG(dctcp_ssthresh, struct sock *sk)
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	ca->loss_cwnd = tp->snd_cwnd;
 	if (!ca->ecn)
-		return dctcp_loss_ssthresh(tp->snd_cwnd);
-	return dctcp_ssthresh_of(tp->snd_cwnd, ca->alpha);
+		return dctcp_core_ssthresh_ret(ca, dctcp_loss_ssthresh(tp->snd_cwnd));
+	return dctcp_core_ssthresh_ret(ca, dctcp_ssthresh_of(tp->snd_cwnd, ca->alpha));
 }
 
 SEC("struct_ops")
@@ -73,10 +73,16 @@ __u32 BPF_PROG(dctcp_undo_cwnd, struct sock *sk)
 	return dctcp_core_undo_cwnd(sk, inet_csk_ca(sk));
 }
 
+/* Reno growth; PRR and pacing as the kernel does them (dctcp_core_control). */
 SEC("struct_ops")
-void BPF_PROG(dctcp_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+void BPF_PROG(dctcp_cong_control, CCS_CONG_CONTROL_ARGS)
 {
-	ccs_reno_cong_avoid(sk, acked);
+	struct dctcp_core *ca = inet_csk_ca(sk);
+	__u32 acked = dctcp_core_control(sk, ca, rs, CCS_ACK_FLAG(ca->prev_una));
+
+	if (acked)
+		ccs_reno_cong_avoid(sk, acked);
+	ccs_update_pacing_rate(sk);
 }
 
 SEC(".struct_ops")
@@ -86,7 +92,7 @@ struct tcp_congestion_ops dctcp = {
 	.in_ack_event	= (void *)dctcp_in_ack_event,
 	.cwnd_event	= (void *)dctcp_cwnd_event,
 	.ssthresh	= (void *)dctcp_ssthresh,
-	.cong_avoid	= (void *)dctcp_cong_avoid,
+	.cong_control	= (void *)dctcp_cong_control,
 	.undo_cwnd	= (void *)dctcp_undo_cwnd,
 	.set_state	= (void *)dctcp_set_state,
 	.flags		= TCP_CONG_NEEDS_ECN,

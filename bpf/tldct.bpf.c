@@ -214,10 +214,11 @@ __u32 BPF_PROG(tldct_ssthresh, struct sock *sk)
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	ca->core.loss_cwnd = tp->snd_cwnd;
 	if (!ca->core.ecn)
-		return dctcp_loss_ssthresh(tp->snd_cwnd);
+		return dctcp_core_ssthresh_ret(&ca->core, dctcp_loss_ssthresh(tp->snd_cwnd));
 	ccs_stat_set(TLDCT_STAT_BETA, ca->beta);
 	ccs_stat_set(TLDCT_STAT_GAMMA, ca->gamma);
-	return tldct_ssthresh_of(tp->snd_cwnd, ca->core.alpha, ca->beta, ca->gamma);
+	return dctcp_core_ssthresh_ret(&ca->core, tldct_ssthresh_of(tp->snd_cwnd, ca->core.alpha,
+								    ca->beta, ca->gamma));
 }
 
 SEC("struct_ops")
@@ -249,18 +250,24 @@ __u32 BPF_PROG(tldct_undo_cwnd, struct sock *sk)
 	return dctcp_core_undo_cwnd(sk, &((struct tldct_ca *)inet_csk_ca(sk))->core);
 }
 
+/* Slow start, then growth scaled by beta and gamma; PRR and pacing as the
+ * kernel does them (dctcp_core_control). */
 SEC("struct_ops")
-void BPF_PROG(tldct_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 {
 	struct tldct_ca *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	__u32 acked = dctcp_core_control(sk, &ca->core, rs, CCS_ACK_FLAG(ca->core.prev_una));
 	struct tldct_params p;
 
-	acked = ccs_slow_start_part(sk, acked);
-	if (!acked)
-		return;
-	tldct_params(&p);
-	tcp_cong_avoid_ai(tp, tldct_ai_window(&p, tp->snd_cwnd, ca->beta, ca->gamma), acked);
+	if (acked)
+		acked = ccs_slow_start_part(sk, acked);
+	if (acked) {
+		tldct_params(&p);
+		tcp_cong_avoid_ai(tp, tldct_ai_window(&p, tp->snd_cwnd, ca->beta, ca->gamma),
+				  acked);
+	}
+	ccs_update_pacing_rate(sk);
 }
 
 /* ---- sockops: the task id on the SYN, the receiver's view on its ACKs ---- */
@@ -486,7 +493,7 @@ struct tcp_congestion_ops tldct = {
 	.in_ack_event	= (void *)tldct_in_ack_event,
 	.cwnd_event	= (void *)tldct_cwnd_event,
 	.ssthresh	= (void *)tldct_ssthresh,
-	.cong_avoid	= (void *)tldct_cong_avoid,
+	.cong_control	= (void *)tldct_cong_control,
 	.undo_cwnd	= (void *)tldct_undo_cwnd,
 	.set_state	= (void *)tldct_set_state,
 	.flags		= TCP_CONG_NEEDS_ECN,

@@ -10,11 +10,13 @@
 #include "stats.h"
 #include "dctcp.h"
 #include "dctcp.skel.h"
+#include "dctcp.pre610.skel.h"
 #include "bbr.h"
 #include "bbr.skel.h"
 #include "bbr.pre610.skel.h"
 #include "tldct.h"
 #include "tldct.skel.h"
+#include "tldct.pre610.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -26,6 +28,8 @@ const struct stat_desc common_stats[] = {
 	[CCS_STAT_ECE_ACKS]	    = { "ece_acks", STAT_COUNTER, "ACKs with ECN-Echo" },
 	[CCS_STAT_RTO]		    = { "rto", STAT_COUNTER, "retransmission timeouts" },
 	[CCS_STAT_UNDO]		    = { "undo", STAT_COUNTER, "spurious reductions undone" },
+	[CCS_STAT_BAD_RET]	    = { "bad_ret_fixed", STAT_COUNTER,
+					"corrupted ssthresh()/undo_cwnd() results the kernel took, put right" },
 };
 const size_t n_common_stats = N(common_stats);
 _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
@@ -59,6 +63,7 @@ static const struct algo algo_dctcp = {
 	.name = "bpf_dctcp",
 	.summary = "DCTCP (RFC 8257): ECN-fraction window reduction",
 	.elf_bytes = dctcp_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = dctcp_pre610_bpf__elf_bytes,
 	.tunables = dctcp_tunables,
 	.n_tunables = N(dctcp_tunables),
 	.stats = dctcp_stats,
@@ -144,6 +149,7 @@ static const struct algo algo_tldct = {
 	.name = "bpf_tldct",
 	.summary = "task-aware DCTCP: task-size and tail factors, receiver feedback in TCP options",
 	.elf_bytes = tldct_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = tldct_pre610_bpf__elf_bytes,
 	.tunables = tldct_tunables,
 	.n_tunables = N(tldct_tunables),
 	.stats = tldct_stats,

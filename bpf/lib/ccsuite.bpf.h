@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "stats.h"
+#include "tcp_cc.h"
 
 /* include/linux/tcp.h: tp->ecn_flags bits (RFC 3168 mode is bit 0 on every
  * kernel; 6.18 renamed TCP_ECN_OK to TCP_ECN_MODE_RFC3168 and added AccECN). */
@@ -23,8 +24,6 @@
 /* include/net/tcp.h: tcp_congestion_ops.flags */
 #define TCP_CONG_NON_RESTRICTED	0x1
 #define TCP_CONG_NEEDS_ECN	0x2
-
-#define TCP_INFINITE_SSTHRESH	0x7fffffff
 
 /* Each argument is evaluated once, as the kernel's min()/max(): an argument
  * with side effects (bbr's full-bw step) must not run twice. */
@@ -93,10 +92,35 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 #ifdef CCS_PRE_6_10
 #define CCS_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
 #define CCS_CAN_WRITE_APP_LIMITED 0
+/* the ACK's flags, which cong_control() gets only from 6.10 */
+#define CCS_ACK_FLAG(prev_una) ccs_ack_flag_of(sk, rs, (prev_una))
 #else
 #define CCS_CONG_CONTROL_ARGS struct sock *sk, __u32 ack, int flag, const struct rate_sample *rs
 #define CCS_CAN_WRITE_APP_LIMITED 1
+#define CCS_ACK_FLAG(prev_una) (flag)
 #endif
+
+/* net/ipv4/tcp_input.c: the ACK flags cong_control() looks at */
+#define FLAG_DATA_ACKED		0x04
+#define FLAG_SYN_ACKED		0x10
+#define FLAG_DATA_SACKED	0x20
+#define FLAG_SND_UNA_ADVANCED	0x400
+#define FLAG_ACKED		(FLAG_DATA_ACKED | FLAG_SYN_ACKED)
+#define FLAG_FORWARD_PROGRESS	(FLAG_ACKED | FLAG_DATA_SACKED)
+
+/* Before 6.10: the flags from what the ACK did (@prev_una: snd_una after
+ * the previous ACK), as far as cong_control() needs them. */
+static __always_inline int ccs_ack_flag_of(const struct sock *sk, const struct rate_sample *rs,
+					   __u32 prev_una)
+{
+	int flag = 0;
+
+	if (after(tcp_sk(sk)->snd_una, prev_una))
+		flag |= FLAG_SND_UNA_ADVANCED | FLAG_DATA_ACKED;
+	else if (rs->acked_sacked > 0)
+		flag |= FLAG_DATA_SACKED;
+	return flag;
+}
 
 /*
  * init() and release() do not pair on every kernel.  6.1 calls release() on
@@ -163,6 +187,87 @@ static __always_inline void ccs_reno_cong_avoid(struct sock *sk, __u32 acked)
 		tcp_cong_avoid_ai(tcp_sk(sk), tcp_sk(sk)->snd_cwnd, acked);
 }
 
+/*
+ * What the kernel's tcp_cong_control() does for a CC with cong_avoid(), for
+ * CCs that take cong_control() to own the window (see ccs_ret_repair()):
+ * PRR in CWR and Recovery, growth only on ACKs that may raise cwnd, and the
+ * pacing rate.  net/ipv4/tcp_input.c and tcp_output.c are the reference.
+ */
+struct ccs_prr {
+	__u32 delivered;	/* tp->prr_delivered, which only the kernel's PRR counts */
+	__u32 high_seq;		/* the reduction it counts for (tp->high_seq) */
+};
+
+static __always_inline bool tcp_in_cwnd_reduction(const struct sock *sk)
+{
+	return (1 << inet_csk(sk)->icsk_ca_state) & ((1 << TCP_CA_CWR) | (1 << TCP_CA_Recovery));
+}
+
+/* tcp_cwnd_reduction() (tcp_cc.h), with the kernel's state. */
+static __always_inline void ccs_prr(struct sock *sk, struct ccs_prr *prr, __u32 acked_sacked,
+				    __u32 losses, int flag)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (prr->high_seq != tp->high_seq) {	/* a new reduction began */
+		prr->high_seq = tp->high_seq;
+		prr->delivered = 0;
+	}
+	if (!acked_sacked || !tp->prior_cwnd)
+		return;
+	prr->delivered += acked_sacked;
+	tp->snd_cwnd = tcp_cc_prr_cwnd(tp->snd_ssthresh, tcp_packets_in_flight(tp), tp->prior_cwnd,
+				       prr->delivered, tp->prr_out, acked_sacked, losses,
+				       flag & FLAG_SND_UNA_ADVANCED);
+}
+
+/* tcp_may_raise_cwnd() */
+static __always_inline bool ccs_may_raise_cwnd(const struct sock *sk, int flag)
+{
+	int reordering = BPF_CORE_READ(sk, __sk_common.skc_net.net, ipv4.sysctl_tcp_reordering);
+
+	if ((int)tcp_sk(sk)->reordering > reordering)
+		return flag & FLAG_FORWARD_PROGRESS;
+	return flag & FLAG_DATA_ACKED;
+}
+
+/* tcp_update_pacing_rate() (tcp_cc.h), with the namespace's ratios. */
+static __always_inline void ccs_update_pacing_rate(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct net *net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
+
+	sk->sk_pacing_rate = tcp_cc_pacing_rate(tp->mss_cache, tp->snd_cwnd, tp->packets_out,
+						tp->snd_ssthresh, tp->srtt_us,
+						BPF_CORE_READ(net, ipv4.sysctl_tcp_pacing_ss_ratio),
+						BPF_CORE_READ(net, ipv4.sysctl_tcp_pacing_ca_ratio),
+						sk->sk_max_pacing_rate);
+}
+
+/*
+ * tcp_slow_start_after_idle_check() and tcp_cwnd_restart() (tcp_cc.h),
+ * which the kernel skips for a CC with cong_control(): called at
+ * CA_EVENT_TX_START, before lsndtime moves.  The route's initcwnd is not
+ * read (10 segments).
+ */
+static __always_inline void ccs_cwnd_restart_after_idle(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	__u32 cwnd = tp->snd_cwnd, now = (__u32)bpf_jiffies64();
+	__u32 next = tcp_cc_restart_cwnd(cwnd, 10, (__s32)(now - tp->lsndtime),
+					 inet_csk(sk)->icsk_rto);
+
+	if (!BPF_CORE_READ(sk, __sk_common.skc_net.net, ipv4.sysctl_tcp_slow_start_after_idle) ||
+	    tp->packets_out || next == cwnd)
+		return;
+	if (tp->snd_ssthresh < cwnd - (cwnd >> 2))	/* tcp_current_ssthresh() */
+		tp->snd_ssthresh = cwnd - (cwnd >> 2);
+	tp->snd_cwnd = next;
+#if CCS_CAN_WRITE_APP_LIMITED
+	tp->snd_cwnd_stamp = now;
+#endif
+}
+
 /* ---- stats (layout in stats.h) ---- */
 
 struct {
@@ -196,6 +301,39 @@ static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
 
 	if (s && idx < CCS_STAT_MAX)
 		s->v[idx] = val;
+}
+
+/*
+ * The kernel does not always get what a BPF CC's ssthresh() or undo_cwnd()
+ * returned.  On 6.18 on AMD with the SRSO "safe RET" mitigation, 1 to 5 in
+ * 1000 calls under load hand the kernel 0x81104110 instead: the low half
+ * of a kernel text address (the return thunk's), so bit 31 is set, which
+ * no real ssthresh or cwnd has (both stay at or below
+ * TCP_INFINITE_SSTHRESH).  The kernel's PRR divides that ssthresh by
+ * prior_cwnd and sets cwnd to hundreds of millions: a line-rate burst
+ * until the buffer overflows.  Kernel CCs (direct calls) are not affected;
+ * a minimal BPF CC whose ssthresh() is cwnd/2 is.
+ *
+ * So no suite CC leaves its window to the kernel's PRR: each runs
+ * cong_control() (the DCTCP-based ones do the kernel's PRR themselves,
+ * tcp_cc.h), and calls this first to put back its own values.  @ssthresh
+ * and @cwnd: what the CC last meant them to be.
+ */
+static __always_inline void ccs_ret_repair(struct sock *sk, __u32 ssthresh, __u32 cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	bool bad = false;
+
+	if (tp->snd_ssthresh > TCP_INFINITE_SSTHRESH) {
+		tp->snd_ssthresh = ssthresh;
+		bad = true;
+	}
+	if (tp->snd_cwnd > TCP_INFINITE_SSTHRESH) {
+		tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
+		bad = true;
+	}
+	if (bad)
+		ccs_stat_inc(CCS_STAT_BAD_RET);
 }
 
 #endif /* CCSUITE_BPF_H */

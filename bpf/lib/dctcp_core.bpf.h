@@ -6,7 +6,13 @@
  * machine that ACKs at every flip of the CE state of arriving data, so the
  * sender sees the exact marked byte count.  A CC keeps a struct dctcp_core
  * in its icsk_ca_priv and calls these from its callbacks; what it does
- * with alpha on a congestion signal is its own (ssthresh()).
+ * with alpha on a congestion signal is its own (ssthresh()), and so is how
+ * it grows.
+ *
+ * The CC owns the window through cong_control() (dctcp_core_control()),
+ * doing what the kernel does for a CC with cong_avoid() (PRR, growth,
+ * pacing rate, restart after idle), because the kernel's PRR would act on
+ * a corrupted ssthresh() result before the CC sees it (ccs_ret_repair()).
  *
  * The arithmetic is in dctcp.h (unit-tested on the host).
  */
@@ -24,6 +30,9 @@ struct dctcp_core {
 	__u32 next_seq;
 	__u32 ce_state;
 	__u32 loss_cwnd;
+	__u32 ssthresh;		/* what ssthresh() last gave the kernel */
+	__u32 prev_una;		/* snd_una after the last ACK */
+	struct ccs_prr prr;
 	__u32 ecn;		/* ECN negotiated: DCTCP proper, else Reno */
 	__u32 flow_live;	/* init() ran: CCS_FLOW_INIT() */
 };
@@ -46,6 +55,10 @@ static __always_inline void dctcp_core_init(struct sock *sk, struct dctcp_core *
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ca->alpha = dctcp_alpha_from_1024(alpha_on_init);
 	ca->loss_cwnd = 0;
+	ca->ssthresh = TCP_INFINITE_SSTHRESH;
+	ca->prev_una = tp->snd_una;
+	ca->prr.delivered = 0;
+	ca->prr.high_seq = tp->high_seq;
 	ca->ce_state = 0;
 	dctcp_core_reset(tp, ca);
 	CCS_FLOW_INIT(ca);
@@ -71,6 +84,32 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
 	ccs_stat_add(DCTCP_STAT_DELIVERED_CE, delivered_ce);
 }
 
+/* ssthresh() returns through this: the value is kept for ccs_ret_repair(). */
+static __always_inline __u32 dctcp_core_ssthresh_ret(struct dctcp_core *ca, __u32 ssthresh)
+{
+	ca->ssthresh = ssthresh;
+	return ssthresh;
+}
+
+/*
+ * cong_control(): the window in CWR and Recovery (PRR), and the segments
+ * this ACK lets it grow by, 0 for none (the CC grows it, then calls
+ * ccs_update_pacing_rate()).
+ */
+static __always_inline __u32 dctcp_core_control(struct sock *sk, struct dctcp_core *ca,
+						const struct rate_sample *rs, int flag)
+{
+	ca->prev_una = tcp_sk(sk)->snd_una;
+	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
+	if (tcp_in_cwnd_reduction(sk)) {
+		ccs_prr(sk, &ca->prr, rs->acked_sacked, rs->losses, flag);
+		return 0;
+	}
+	if (rs->acked_sacked <= 0 || !ccs_may_raise_cwnd(sk, flag))
+		return 0;
+	return rs->acked_sacked;
+}
+
 static __always_inline void dctcp_core_in_ack_event(struct sock *sk, struct dctcp_core *ca,
 						    __u32 flags, __u32 shift_g)
 {
@@ -88,7 +127,7 @@ static __always_inline void dctcp_core_react_to_loss(struct sock *sk, struct dct
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	ca->loss_cwnd = tp->snd_cwnd;
-	tp->snd_ssthresh = dctcp_loss_ssthresh(tp->snd_cwnd);
+	tp->snd_ssthresh = dctcp_core_ssthresh_ret(ca, dctcp_loss_ssthresh(tp->snd_cwnd));
 }
 
 static __always_inline void dctcp_core_set_state(struct sock *sk, struct dctcp_core *ca,
@@ -145,6 +184,9 @@ static __always_inline void dctcp_core_cwnd_event(struct sock *sk, struct dctcp_
 	case CA_EVENT_LOSS:
 		ccs_stat_inc(CCS_STAT_RTO);
 		dctcp_core_react_to_loss(sk, ca);
+		break;
+	case CA_EVENT_TX_START:
+		ccs_cwnd_restart_after_idle(sk);
 		break;
 	default:
 		break;

@@ -22,6 +22,8 @@ enum ccs_stat_common {
 	CCS_STAT_ECE_ACKS,		/* ACKs carrying ECN-Echo */
 	CCS_STAT_RTO,			/* retransmission timeouts (CA_EVENT_LOSS) */
 	CCS_STAT_UNDO,			/* undo_cwnd(): a reduction was spurious */
+	CCS_STAT_BAD_RET,		/* the kernel took a corrupted ssthresh() or
+					 * undo_cwnd() result; put right (ccsuite.bpf.h) */
 	CCS_STAT_COMMON_MAX,
 };
 
