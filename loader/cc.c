@@ -357,13 +357,23 @@ int cmd_attach(int argc, char **argv)
 			strerror(-err), err == -EEXIST ? " (a CC of that name is registered: detach it)" : "");
 		goto out;
 	}
-	bpf_obj_get_info_by_fd(bpf_map__fd(ops), &info, &info_len);
+	if (bpf_obj_get_info_by_fd(bpf_map__fd(ops), &info, &info_len) || !info.id) {
+		pr_warn("%s: registered, but its struct_ops map cannot be read back: %s\n",
+			a ? a->name : objfile, strerror(errno));
+		goto out;	/* the link's destroy unregisters it */
+	}
 	nc.id = info.id;
 	if (a)
 		snprintf(nc.name, sizeof(nc.name), "%s", a->name);
 	else
 		kcc_for_each(name_of_id, &nc);
 	name = nc.name;
+	/* an object's CC name becomes a directory name: never "..", never a path */
+	if (!parse_cc_name_ok(name)) {
+		pr_warn("%s: refusing its CC name '%s' (1 to 15 of A-Z a-z 0-9 _ - ., not "
+			"starting with '.')\n", objfile ? objfile : a->name, name);
+		goto out;
+	}
 
 	pin_dir(name, dir, sizeof(dir));
 	rm_pin_dir(dir);	/* pins of a replaced registration */
@@ -457,6 +467,11 @@ int cmd_detach(int argc, char **argv)
 		if (!n)
 			printf("nothing to detach\n");
 		return err < 0 ? 1 : 0;
+	}
+	if (!parse_cc_name_ok(argv[optind])) {
+		pr_warn("'%s' is not a congestion control name (1 to 15 of A-Z a-z 0-9 _ - ., "
+			"not starting with '.')\n", argv[optind]);
+		return 2;
 	}
 	err = detach_one(argv[optind]);
 	if (err == -ENOENT) {

@@ -160,3 +160,19 @@ int parse_kv(char *s, char **key, char **value)
 	*value = eq + 1;
 	return 0;
 }
+
+bool parse_cc_name_ok(const char *s)
+{
+	size_t n;
+
+	if (!s || !s[0] || s[0] == '.')
+		return false;
+	for (n = 0; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (n >= 15 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				 (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return false;
+	}
+	return true;
+}

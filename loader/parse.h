@@ -12,6 +12,7 @@
 #ifndef CCLOAD_PARSE_H
 #define CCLOAD_PARSE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 int parse_u64(const char *s, uint64_t *out);
@@ -19,6 +20,11 @@ int parse_bool(const char *s, uint64_t *out);
 int parse_size(const char *s, uint64_t *bytes);
 int parse_rate(const char *s, uint64_t *bits_per_sec);
 int parse_time(const char *s, uint64_t *ns);
+
+/* A congestion control name ccload may use as a file name under its pin
+ * and run directories: 1 to 15 characters (TCP_CA_NAME_MAX - 1) of
+ * A-Z a-z 0-9 _ - ., not starting with '.' (so never "." or ".."). */
+bool parse_cc_name_ok(const char *s);
 
 /* Split "key=value" in place; -EINVAL without '=' or with an empty side. */
 int parse_kv(char *s, char **key, char **value);

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 
 PIN_ROOT=/sys/fs/bpf/ccsuite
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
+trap 'rm -rf "$TMP"; rm -f /sys/fs/bpf/ccs_canary_$$; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
 
 "$CCLOAD" -q attach bpf_dctcp
 id=$(cc_map_id bpf_dctcp)
@@ -28,6 +28,17 @@ check_fails "unknown option" "unrecognized option|unknown option" "$CCLOAD" atta
 check_fails "stats of an unknown algorithm" "unknown algorithm" "$CCLOAD" stats bpf_nope
 check_fails "stats --watch 0" "is not a number of seconds" "$CCLOAD" stats --watch 0
 check_fails "detach of an unknown algorithm" "not registered" "$CCLOAD" detach bpf_nope
+# A name is checked before any file operation: PIN_ROOT/<name> and
+# RUN_DIR/<name> must never reach outside ccload's directories.
+touch "$TMP/keep"
+check_fails "detach of a name that is a path" "is not a congestion control name" \
+	"$CCLOAD" detach "../../../..$TMP"
+check "... the files there are untouched" test -e "$TMP/keep"
+canary=/sys/fs/bpf/ccs_canary_$$
+bpftool map create "$canary" type array key 4 value 4 entries 1 name ccs_canary
+check_fails "detach .." "is not a congestion control name" "$CCLOAD" detach ..
+check "... the pins at the top of bpffs are untouched" test -e "$canary"
+rm -f "$canary"
 check_fails "tc: rate below 1mbit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 5kbit
 check_fails "tc: rate without a unit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 100
 check_fails "tc: unknown queue" "not virtual or qdisc" "$CCLOAD" tc attach lo switch --queue real

@@ -362,3 +362,27 @@ Test(parse_kv, rejects)
 	kv_bad("");
 	cr_assert_eq(parse_kv(NULL, &k, &v), -EINVAL);
 }
+
+Test(parse_cc_name_ok, names)
+{
+	cr_assert(parse_cc_name_ok("bpf_dctcp"));
+	cr_assert(parse_cc_name_ok("cubic"));
+	cr_assert(parse_cc_name_ok("a.b-c_9"));
+	cr_assert(parse_cc_name_ok("bpf_123456789ab"));	/* 15 characters */
+}
+
+/* Names that would leave the pin or run directory, or that the kernel
+ * cannot hold, are refused before any file operation. */
+Test(parse_cc_name_ok, rejects)
+{
+	cr_assert_not(parse_cc_name_ok(NULL));
+	cr_assert_not(parse_cc_name_ok(""));
+	cr_assert_not(parse_cc_name_ok("."));
+	cr_assert_not(parse_cc_name_ok(".."));
+	cr_assert_not(parse_cc_name_ok("../../tmp/x"));
+	cr_assert_not(parse_cc_name_ok("a/b"));
+	cr_assert_not(parse_cc_name_ok(".hidden"));
+	cr_assert_not(parse_cc_name_ok("bpf_1234567890ab"));	/* 16 */
+	cr_assert_not(parse_cc_name_ok("bpf dctcp"));
+	cr_assert_not(parse_cc_name_ok("bpf\ndctcp"));
+}
