@@ -69,7 +69,9 @@ static inline __u32 bbr_bdp_of(__u32 bw, __u32 min_rtt_us, __u32 gain)
 	return (__u32)((((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT);
 }
 
-/* TSO/GSO segments wanted per skb at a pacing rate (bytes/s). */
+/* TSO/GSO segments wanted per skb at a pacing rate (bytes/s), at most
+ * 127 as in Linux (with a small MSS the byte bound alone allows hundreds,
+ * and the cwnd target adds three skbs of them). */
 static inline __u32 bbr_tso_segs_of(__u64 pacing_rate, __u32 pacing_shift, __u32 mss)
 {
 	__u64 bytes = pacing_rate >> pacing_shift;
@@ -79,7 +81,9 @@ static inline __u32 bbr_tso_segs_of(__u64 pacing_rate, __u32 pacing_shift, __u32
 	if (bytes > BBR_GSO_MAX_BYTES)
 		bytes = BBR_GSO_MAX_BYTES;
 	segs = mss ? (__u32)bytes / mss : 0;
-	return segs > min_segs ? segs : min_segs;
+	if (segs < min_segs)
+		segs = min_segs;
+	return segs < 0x7F ? segs : 0x7F;
 }
 
 /* Room for full-sized skbs in the end hosts (3 of them), an even cwnd

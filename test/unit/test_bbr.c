@@ -108,6 +108,10 @@ Test(bbr, tso_goal_and_quantization)
 	cr_assert_eq(bbr_tso_segs_of(1000000, 10, 1448), 2u);
 	/* capped by the GSO size: 64 KB - headers = 44 segments of 1448 */
 	cr_assert_eq(bbr_tso_segs_of(10000000000ULL, 0, 1448), (__u32)(BBR_GSO_MAX_BYTES / 1448));
+	/* and at most 127, as Linux's bbr_tso_segs_goal(): an MSS of 88 bytes
+	 * would otherwise ask for 740 */
+	cr_assert_eq(bbr_tso_segs_of(10000000000ULL, 0, 88), 127u);
+	cr_assert_eq(bbr_tso_segs_of(10000000000ULL, 0, 536), (__u32)(BBR_GSO_MAX_BYTES / 536));
 	/* +3 skbs, rounded up to even, +2 when probing */
 	cr_assert_eq(bbr_quantize(173, 8, 0), 198u);
 	cr_assert_eq(bbr_quantize(173, 8, 1), 200u);
