@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 RUN=$TOPO_ROOT/bench/run
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP"; [ -n "${bystander:-}" ] && kill $bystander 2>/dev/null; ip netns del "ccs-bystander-$$" 2>/dev/null' EXIT
 
 # Under TCG emulation (test/vm/run) the guest starts processes slowly and
 # does not carry 50 Mbit/s through the test network: there the bulk
@@ -44,8 +44,18 @@ done
 check "per-run plots" bash -c "ls '$TMP'/bulk/runs/*/{tput,queue,cwnd,rtt}.png >/dev/null"
 
 echo "tiny FCT scenario (web search at 40 % load)"
+# A wlgen server of another run (in a namespace of its own): bench/run
+# stops the servers it started by PID, never by name.
+BYSTANDER=ccs-bystander-$$
+ip netns add "$BYSTANDER"
+ip netns exec "$BYSTANDER" "$TOPO_ROOT/build/wlgen" server -p 5399 >/dev/null 2>&1 &
+bystander=$!
 "$RUN" tiny-fct --out "$TMP/fct" --no-plots | sed 's/^/    /'
 check "bench/run tiny-fct exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
+check "another run's wlgen server is still running" kill -0 $bystander
+kill $bystander 2>/dev/null
+wait $bystander 2>/dev/null
+ip netns del "$BYSTANDER"
 R=$TMP/fct/result.json
 for a in cubic reno; do
 	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
