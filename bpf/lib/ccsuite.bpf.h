@@ -133,13 +133,13 @@ static __always_inline int ccs_ack_flag_of(const struct sock *sk, const struct r
  */
 #define CCS_FLOW_INIT(st) do {				\
 	(st)->flow_live = 1;				\
-	ccs_stat_inc(CCS_STAT_FLOWS_INIT);		\
+	ccs_stat_inc_exact(CCS_STAT_FLOWS_INIT);	\
 } while (0)
 #define CCS_FLOW_RELEASE(st) ({				\
 	bool _was_live = (st)->flow_live;		\
 	(st)->flow_live = 0;				\
 	if (_was_live)					\
-		ccs_stat_inc(CCS_STAT_FLOWS_RELEASE);	\
+		ccs_stat_inc_exact(CCS_STAT_FLOWS_RELEASE); \
 	_was_live;					\
 })
 
@@ -289,10 +289,21 @@ static __always_inline void ccs_stat_add(__u32 idx, __u64 n)
 	struct ccs_stats *s = ccs_stats_this_cpu();
 
 	if (s && idx < CCS_STAT_MAX)
-		s->v[idx] += n;	/* per-CPU slot: no atomics needed */
+		s->v[idx] += n;	/* per-CPU: a rare lost update is fine here */
 }
 
 #define ccs_stat_inc(idx) ccs_stat_add((idx), 1)
+
+/* For counts that must be exact (flows_init - flows_release is the flows
+ * using the CC): an atomic add, as a softirq on the same CPU can run the
+ * CC in the middle of a process-context update of the same slot. */
+static __always_inline void ccs_stat_inc_exact(__u32 idx)
+{
+	struct ccs_stats *s = ccs_stats_this_cpu();
+
+	if (s && idx < CCS_STAT_MAX)
+		__sync_fetch_and_add(&s->v[idx], 1);
+}
 
 /* Gauge slot: ccload reports the maximum over CPUs. */
 static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
