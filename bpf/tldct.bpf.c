@@ -277,7 +277,11 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 #define TCP_SAVE_SYN		27
 #define TCPHDR_SYN		0x02
 #define TCPHDR_ACK		0x10
-#define ENOSPC			28	/* asm-generic/errno.h */
+#define ENOMEM			12	/* asm-generic/errno-base.h */
+#define EINVAL			22
+#define ENOSPC			28
+#define IPPROTO_TCP		6
+#define PAGE_SIZE		4096	/* the kernel's limit on what a sockopt program sees */
 
 struct tldct_opt {		/* kind 253, len, ExID, value (tldct.h) */
 	__u8 kind;
@@ -399,20 +403,25 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 					    BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
-		set_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);	/* SYN done */
+		/* SYN done: stop writing options, on the sockets we asked it of
+		 * only (another sockops program may want them on its own) */
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+		if (ts && ts->task && is_tldct(skops))
+			set_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
-		/* receiver (a bpf_tldct listener's flow): it joins the task its
-		 * SYN named */
-		if (!is_tldct(skops) ||
-		    load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
+		/* receiver (a bpf_tldct listener's flow): never a sender of a
+		 * task, and it joins the task its SYN named, if any */
+		if (!is_tldct(skops))
 			break;
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 		if (!ts)
 			break;
+		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
+		if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
+			break;
 		ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
 		ts->task = be_load(o.val, 8);
-		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
 		if (!ts->task)
 			break;
 		ts->flags |= TLDCT_SK_RX;
@@ -469,15 +478,27 @@ int tldct_setsockopt(struct bpf_sockopt *ctx)
 	__u64 *val = ctx->optval, task;
 	struct tldct_sk *ts;
 
-	if (ctx->level != SOL_TCP || ctx->optname != TLDCT_TCP_TASK)
-		return 1;	/* not ours */
-	if (ctx->optlen != sizeof(__u64) || (void *)(val + 1) > ctx->optval_end || !ctx->sk)
-		return 0;	/* EPERM: malformed */
+	if (ctx->level != SOL_TCP || ctx->optname != TLDCT_TCP_TASK) {
+		/* not ours: before 6.5 the kernel fails an option longer than
+		 * a page unless the program says it left the buffer alone */
+		if (ctx->optlen > PAGE_SIZE)
+			ctx->optlen = 0;
+		return 1;
+	}
+	/* a TCP socket's option only: elsewhere the kernel says ENOPROTOOPT */
+	if (!ctx->sk || ctx->sk->protocol != IPPROTO_TCP)
+		return 1;
+	if (ctx->optlen != sizeof(__u64) || (void *)(val + 1) > ctx->optval_end) {
+		bpf_set_retval(-EINVAL);
+		return 0;
+	}
 	task = *val;
 	ts = bpf_sk_storage_get(&tldct_sk, ctx->sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
-	if (!ts)
+	if (!ts) {
+		bpf_set_retval(-ENOMEM);
 		return 0;
-	/* its bytes already count under another task */
+	}
+	/* its bytes already count under another task: EPERM */
 	if ((ts->flags & TLDCT_SK_RESOLVED) && ts->task != task)
 		return 0;
 	ts->task = task;

@@ -69,6 +69,18 @@ static int steal_fd(const char *pid_s, const char *fd_s)
 	return dup;
 }
 
+static bool is_tcp_socket(int fd)
+{
+	int type = 0, proto = 0;
+	socklen_t len = sizeof(type);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len))
+		return false;
+	len = sizeof(proto);
+	return type == SOCK_STREAM && !getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) &&
+	       proto == IPPROTO_TCP;
+}
+
 static int task_set(char **argv)
 {
 	uint64_t task;
@@ -83,11 +95,16 @@ static int task_set(char **argv)
 	sock = steal_fd(argv[0], argv[1]);
 	if (sock < 0)
 		return 1;
+	if (!is_tcp_socket(sock)) {
+		pr_warn("task: fd %s of process %s is not a TCP socket\n", argv[1], argv[0]);
+		close(sock);
+		return 1;
+	}
 	err = ccs_task_set(sock, task);
 	if (err == -EPERM)
 		pr_warn("task: the socket already counts its bytes under another task: set it before connect()\n");
 	else if (err == -ENOPROTOOPT)
-		pr_warn("task: bpf_tldct is not attached (or fd %s is not a TCP socket)\n", argv[1]);
+		pr_warn("task: bpf_tldct is not attached\n");
 	else if (err)
 		pr_warn("task: cannot set the task: %s\n", strerror(-err));
 	else

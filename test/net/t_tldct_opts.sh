@@ -25,6 +25,7 @@ cleanup() {
 	topo_cleanup
 	rm -rf "$TMP"
 	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
+	"$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1
 }
 topo_init
 trap cleanup EXIT	# after topo_init, which sets its own
@@ -168,6 +169,43 @@ check_range "the receiver took the task from the SYN" "$(grew syn_opt_rx)" 1 1
 check_range "the sender took the receiver's view from its ACKs" "$(grew ack_opt_rx)" 100 1e12
 check_range "windows that used the receiver's view" "$(grew view_remote)" 1 1e12
 check_range "no malformed option" "$(grew opt_bad)" 0 0
+
+phase "a flow without a task option (a bpf_dctcp sender) to a bpf_tldct listener"
+# The accepted socket is on bpf_tldct with ECN but in no task: it must
+# not join the receiving host's own sender table (it once did, with ~0
+# bytes on every ACK, pulling that host's real tasks' gamma towards 1).
+check "attach bpf_dctcp for the sender" "$CCLOAD" -q attach bpf_dctcp
+PORT=$((PORT + 1))
+topo_bg d "$TCPXFER" server -B "$IP_D" -p $PORT -C bpf_tldct -n 1 >/dev/null
+sleep 0.2
+j=$(topo_exec s "$TCPXFER" client -c "$IP_D" -p $PORT -C bpf_dctcp -b 4000000)
+phase_end
+"$CCLOAD" -q detach bpf_dctcp >/dev/null
+check "notask: bpf_dctcp with ECN, every byte arrived intact" \
+	[ "$(jfield "$j" '.cc == "bpf_dctcp" and .ecn and .pattern_ok and .bytes == .received')" = true ]
+check_range "the receiving end made no sender task entry" "$(grew local_tasks_new)" 0 0
+check_range "nor took a view from a sender table" "$(grew view_local)" 0 0
+check_range "its windows ran as a task of one" "$(grew view_no_task)" 1 1e12
+
+# bpf_tldct's cgroup/setsockopt program sees every setsockopt of the host:
+# one it does not handle must reach the kernel as it was, a buffer longer
+# than a page too (kernels before 6.5 fail it unless the program says so).
+check "another option with a 8 KB buffer still works (SO_RCVBUF)" topo_exec s python3 -c \
+	'import socket; socket.socket().setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, bytes(8192))'
+# TLDCT_TCP_TASK (0xCC7D) itself: the errno says what was wrong.
+sockopt_errno() {
+	topo_exec s python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.$1)
+try:
+    s.setsockopt(socket.IPPROTO_TCP, 0xCC7D, bytes($2))
+    print(0)
+except OSError as e:
+    print(e.errno)"
+}
+check_range "task id on a TCP socket: taken" "$(sockopt_errno SOCK_STREAM 8)" 0 0
+check_range "task id of 4 bytes: EINVAL (22)" "$(sockopt_errno SOCK_STREAM 4)" 22 22
+check_range "task id on a UDP socket: ENOPROTOOPT (92), not taken" "$(sockopt_errno SOCK_DGRAM 8)" 92 92
 
 phase "ACK option with a bad length (8 -> 6, then two NOPs)"
 check "mangler on the receiver's egress" mangle d "$D_DEV" ack_badlen
