@@ -40,7 +40,10 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 
 .PHONY: all deps vmlinux test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
-all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o
+TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
+	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o
+
+all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF)
 
 $(BUILD) $(BUILD)/loader $(BUILD)/test:
 	mkdir -p $@
@@ -69,6 +72,10 @@ $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h) vmlinux/vmlinux.h | $(BUILD)
 
 $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# other_cc under a name that must never become a directory
+$(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
+	$(CLANG) $(BPF_CFLAGS) '-DCC_NAME=".."' -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@

@@ -312,7 +312,7 @@ int cmd_attach(int argc, char **argv)
 	}
 	if (parse_sets(a, set_texts, n_sets, sets))
 		return 2;
-	if (need_root() || need_btf() || need_bpffs())
+	if (need_root() || need_btf() || need_bpffs() || lock_host_state())
 		return 1;
 
 	obj = a ? obj_open_algo(a) : obj_open_file(objfile);
@@ -413,11 +413,25 @@ static int detach_one(const char *cc)
 	return 0;
 }
 
+/* What ccload attached: its own algorithms, and a CC it pinned (attach
+ * --obj).  A CC someone else registered is theirs to remove. */
+static bool attached_by_ccload(const char *name)
+{
+	char dir[256];
+
+	if (algo_find(name))
+		return true;
+	if (!parse_cc_name_ok(name))
+		return false;
+	pin_dir(name, dir, sizeof(dir));
+	return access(dir, F_OK) == 0;
+}
+
 static int collect_suite(const struct kcc *k, void *ctx)
 {
 	int *n = ctx;
 
-	if (k->in_use && !strncmp(k->name, "bpf_", 4) && detach_one(k->name) == 0)
+	if (k->in_use && attached_by_ccload(k->name) && detach_one(k->name) == 0)
 		(*n)++;
 	return 0;
 }
@@ -427,8 +441,9 @@ static void detach_usage(FILE *f)
 	fprintf(f,
 		"Usage: ccload detach <algo> | --all\n"
 		"Unregister and unpin.  Sockets already using it keep it until they close.\n"
-		"  -a, --all   every algorithm ccload attached (any registered bpf_* CC and\n"
-		"              every pin under " PIN_ROOT "); succeeds when there is none\n");
+		"  -a, --all   every CC ccload attached (its algorithms, and what attach --obj\n"
+		"              pinned under " PIN_ROOT "); CCs others registered stay;\n"
+		"              succeeds when there is none\n");
 }
 
 int cmd_detach(int argc, char **argv)
@@ -451,7 +466,7 @@ int cmd_detach(int argc, char **argv)
 		detach_usage(stderr);
 		return 2;
 	}
-	if (need_root() || need_btf() || need_bpffs())
+	if (need_root() || need_btf() || need_bpffs() || lock_host_state())
 		return 1;
 	if (all) {
 		size_t i;

@@ -461,8 +461,9 @@ int cmd_tc(int argc, char **argv)
 			return 2;
 		}
 		optind++;
-		if (!c.buffer) {
-			pr_warn("--buffer must be above 0\n");
+		if (c.buffer < SW_BUFFER_MIN) {
+			pr_warn("--buffer (%u) must hold a full-sized frame (%u bytes): a smaller "
+				"one drops every packet\n", c.buffer, SW_BUFFER_MIN);
 			return 2;
 		}
 		if (c.ecn_k >= c.buffer) {

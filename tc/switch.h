@@ -39,6 +39,7 @@
 #define SW_RATE_MIN		1000000ULL		/* 1 Mbit/s */
 #define SW_RATE_MAX		10000000000ULL		/* 10 Gbit/s */
 #define SW_BUFFER_MAX		(64U << 20)		/* 64 MiB */
+#define SW_BUFFER_MIN		1514U			/* one full-sized Ethernet frame */
 #define NSEC_PER_SEC		1000000000ULL
 
 enum sw_queue { SW_QUEUE_VIRTUAL, SW_QUEUE_QDISC };

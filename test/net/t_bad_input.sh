@@ -5,7 +5,15 @@ source "$(dirname "$0")/lib.sh"
 
 PIN_ROOT=/sys/fs/bpf/ccsuite
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"; rm -f /sys/fs/bpf/ccs_canary_$$; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
+# bpf_ccs_other (test/kern/other_cc.bpf.c, struct_ops map ccs_other), by
+# map id: a map lingers after unregistering while sockets hold it.
+unregister_other() {
+	local id
+	for id in $(bpftool -j struct_ops list 2>/dev/null | jq '.[] | select(.name == "ccs_other") | .id'); do
+		bpftool struct_ops unregister id "$id" >/dev/null 2>&1
+	done
+}
+trap 'rm -rf "$TMP"; rm -f /sys/fs/bpf/ccs_canary_$$; unregister_other; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
 
 "$CCLOAD" -q attach bpf_dctcp
 id=$(cc_map_id bpf_dctcp)
@@ -42,6 +50,8 @@ rm -f "$canary"
 check_fails "tc: rate below 1mbit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 5kbit
 check_fails "tc: rate without a unit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 100
 check_fails "tc: unknown queue" "not virtual or qdisc" "$CCLOAD" tc attach lo switch --queue real
+check_fails "tc: a buffer smaller than a frame" "must hold a full-sized frame" \
+	"$CCLOAD" tc attach lo switch --buffer 1
 check_fails "tc: K above the buffer" "must be below --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --ecn-k 20kb
 check_fails "tc: class limit above the buffer" "above --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --class-limit 1=20kb
 check_fails "tc: class out of range" "bad value" "$CCLOAD" tc attach lo switch --class-limit 9=1kb
@@ -80,6 +90,24 @@ check "the tail names the bad access" grep -Eq "invalid|access|not allowed|no wr
 lines_v=$("$CCLOAD" -v attach --obj "$BAD" 2>&1 | wc -l)
 check_range "-v prints more of the log" "$lines_v" $(($(wc -l <<<"$err") + 1)) 1e9
 check "nothing registered or pinned, bpf_dctcp unchanged" unchanged
+
+echo "CCs ccload did not attach, and names that are not names"
+OTHER=$TOPO_ROOT/build/test/other_cc.bpf.o
+DOTDOT=$TOPO_ROOT/build/test/dotdot_cc.bpf.o
+registered() { tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qxF -- "$1"; }
+check "a CC someone else registered (bpftool)" bpftool struct_ops register "$OTHER"
+check "... is there" registered bpf_ccs_other
+"$CCLOAD" -q detach --all >/dev/null
+check "detach --all leaves it registered" registered bpf_ccs_other
+unregister_other
+"$CCLOAD" -q attach bpf_dctcp
+id=$(cc_map_id bpf_dctcp)
+bpftool map create "$canary" type array key 4 value 4 entries 1 name ccs_canary
+check_fails "attach --obj of a CC named '..'" "refusing its CC name '\.\.'" "$CCLOAD" attach --obj "$DOTDOT"
+check "... it is not left registered" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx '\.\.'"
+check "... the pins at the top of bpffs are untouched" test -e "$canary"
+check "... and bpf_dctcp is unchanged" unchanged
+rm -f "$canary"
 
 echo "--help on every subcommand"
 for sub in list attach detach stats tc; do
