@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -150,4 +151,35 @@ bool word_in_file(const char *path, const char *name)
 		if (!strcmp(tok, name))
 			return true;
 	return false;
+}
+
+/*
+ * Registrations, pins, sysctls and cgroup-root programs are host-wide:
+ * one ccload changes them at a time.  The lock is held until exit (the
+ * kernel drops it with the process, a killed one too).
+ */
+int lock_host_state(void)
+{
+	int fd, err;
+
+	err = mkdir_p(RUN_DIR);
+	if (err) {
+		pr_warn("cannot make %s: %s\n", RUN_DIR, strerror(-err));
+		return err;
+	}
+	fd = open(RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0)
+		goto out;
+	pr_info("waiting for another ccload (%s)\n", RUN_DIR "/lock");
+	if (flock(fd, LOCK_EX) < 0) {
+		close(fd);
+		fd = -1;
+	}
+out:
+	if (fd < 0) {
+		err = -errno;
+		pr_warn("cannot lock %s: %s\n", RUN_DIR "/lock", strerror(errno));
+		return err;
+	}
+	return 0;	/* fd stays open: the lock lasts until exit */
 }

@@ -10,6 +10,7 @@ PREV_ALLOWED=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 topo_init
 cleanup() {
 	topo_cleanup
+	"$CCLOAD" -q detach --all >/dev/null 2>&1
 	sysctl -qw net.ipv4.tcp_congestion_control="$PREV_DEFAULT" 2>/dev/null
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$PREV_ALLOWED" 2>/dev/null
 	rm -rf "$TMP"
@@ -47,6 +48,22 @@ echo "    $j"
 check "transfer exited 0" [ $rc -eq 0 ]
 check "it ran on bpf_dctcp" [ "$(jfield "$j" .cc)" = bpf_dctcp ]
 check "every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .received == 40000000')" = true ]
+
+echo "four attaches at once (ccload serializes them: RUN_DIR/lock)"
+pids=()
+for i in 1 2 3 4; do
+	"$CCLOAD" -q attach bpf_dctcp >"$TMP/par$i" 2>&1 &
+	pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
+check_range "attaches that failed" $failed 0 0
+[ $failed -eq 0 ] || cat "$TMP"/par* >&2
+check "exactly one bpf_dctcp registered" \
+	[ "$(tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -cx bpf_dctcp)" = 1 ]
+check "the pinned struct_ops map is the registered one" \
+	[ "$(bpftool -j map show pinned $PIN/ops 2>/dev/null | jq .id)" = "$(cc_map_id bpf_dctcp)" ]
+"$CCLOAD" -q detach bpf_dctcp >/dev/null
 
 echo "a registration left behind without pins (a killed ccload)"
 # the object for this kernel: cong_control() changed in 6.10 (ccsuite.bpf.h)
