@@ -18,10 +18,8 @@ L_SECS=6 S_START=2 S_BYTES=$((6 * 1024 * 1024))
 TUNE=(--set task_min_kb=2048 --set task_max_kb=32768)
 
 TMP=$(mktemp -d)
-CG=""
 cleanup() {
 	topo_cleanup
-	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
 	rm -rf "$TMP"
 	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
 }
@@ -31,10 +29,10 @@ topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
 check "attach bpf_tldct with a scaled task-size ramp" \
 	"$CCLOAD" -q attach bpf_tldct "${TUNE[@]}"
 
-# A cgroup of its own for the senders: its id names task L.
-CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-CG=$CGROOT/ccs-tldct-$TOPO_ID
-mkdir "$CG"
+# A cgroup of its own for the senders: its id names task L.  (topo_reap
+# removes it if this run is killed.)
+topo_cgroup tldct
+CG=$TOPO_CG
 TASK_L=$(stat -c %i "$CG")
 echo "cgroup $CG: id $TASK_L (task L); task S: $TASK_S (explicit)"
 

@@ -94,3 +94,20 @@ topo_cleanup
 check "cleanup: no namespace of the run left" bash -c "! ip netns list | grep -q '^$id-'"
 check "cleanup: no VDE process of the run left" bash -c "! pgrep -f '[/]run/ccsuite/topo/$id/' >/dev/null"
 check "cleanup: run directory removed" test ! -e "/run/ccsuite/topo/$id"
+
+echo "what a killed run left, removed by the next"
+dead=999999
+while kill -0 $dead 2>/dev/null; do dead=$((dead + 1)); done	# no process has this PID
+sleep 60 &
+bystander=$!
+left=/run/ccsuite/topo/ccs${dead}x1
+mkdir -p "$left"
+echo "$bystander" >"$left/wf1.pid"	# recorded without a start time
+echo "$bystander 1" >"$left/wf2.pid"	# with a start time that is not its own
+mkdir "$(_topo_cgroot)/ccs${dead}x1-tldct"
+topo_reap
+check "reap: the dead run's directory is removed" test ! -e "$left"
+check "reap: its cgroup is removed" test ! -e "$(_topo_cgroot)/ccs${dead}x1-tldct"
+check "reap: a process that only has a PID it recorded is not killed" kill -0 $bystander
+kill $bystander 2>/dev/null
+wait $bystander 2>/dev/null || true

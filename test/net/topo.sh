@@ -28,6 +28,7 @@
 #   topo_shape NODE DEV RATE           tbf only (an access rate; large buffer)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
+#   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
 #   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
 # Topologies (each sets IP_<host> for every host and BN_NS/BN_DEV; BN_LIST
 # holds every bottleneck as ns:dev):
@@ -46,13 +47,40 @@ CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
 TOPO_RUNS=/run/ccsuite/topo
 TOPO_NODES=()
 TOPO_PIDS=()
+TOPO_CGROUPS=()
 TOPO_LINKS=0
 BN_LIST=()
 declare -A TOPO_NETEM=()	# "ns dev" -> netem args, for topo_bottleneck
 
 topo_ns() { echo "$TOPO_ID-$1"; }
 
-# What runs whose process is gone left behind: namespaces, VDE processes.
+# "PID START" of a live process: START, its start time (clock ticks since
+# boot, /proc/PID/stat field 22), tells it from a later process that got
+# the same PID.
+_topo_pid_id() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	st=${st##*) }	# the fields after "pid (comm) ", from field 3 on
+	echo "$1 $(awk '{ print $20 }' <<<"$st")"
+}
+
+# Signal the processes recorded by _topo_pid_id in FILEs, those only: a
+# PID whose start time differs (or that has none recorded) is another
+# process by now.
+_topo_kill_recorded() {
+	local sig=$1 pid start
+	shift
+	cat "$@" 2>/dev/null | while read -r pid start; do
+		[ -n "$start" ] && [ "$(_topo_pid_id "$pid")" = "$pid $start" ] &&
+			kill "-$sig" "$pid" 2>/dev/null
+	done
+	return 0
+}
+
+_topo_cgroot() { awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts; }
+
+# What runs whose process is gone left behind: namespaces, VDE processes,
+# cgroups.
 topo_reap() {
 	local ns pid d
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^ccs[0-9]+x[0-9]+-' || true); do
@@ -68,9 +96,21 @@ topo_reap() {
 		pid=${d##*/ccs}
 		pid=${pid%%x*}
 		kill -0 "$pid" 2>/dev/null && continue
-		cat "$d"/*.pid 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+		_topo_kill_recorded KILL "$d"/*.pid
 		rm -rf "$d"
 	done
+	for d in "$(_topo_cgroot)"/ccs*x*-*; do
+		[ -d "$d" ] || continue
+		pid=${d##*/ccs}
+		pid=${pid%%x*}
+		kill -0 "$pid" 2>/dev/null || rmdir "$d" 2>/dev/null || true
+	done
+}
+
+# topo_cgroup NAME: a cgroup v2 of the run's own (TOPO_CG), removed with it.
+topo_cgroup() {
+	TOPO_CG=$(_topo_cgroot)/$TOPO_ID-$1
+	mkdir "$TOPO_CG" && TOPO_CGROUPS+=("$TOPO_CG")
 }
 
 topo_cleanup() {
@@ -82,13 +122,17 @@ topo_cleanup() {
 		wait "$pid" 2>/dev/null || true	# reap: no zombies left behind
 	done
 	if [ -n "${TOPO_RUN:-}" ] && [ -d "$TOPO_RUN" ]; then
-		cat "$TOPO_RUN"/*.pid 2>/dev/null | xargs -r kill 2>/dev/null || true
+		_topo_kill_recorded TERM "$TOPO_RUN"/*.pid
 	fi
 	for n in "${TOPO_NODES[@]}"; do
 		ip netns pids "$(topo_ns "$n")" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$(topo_ns "$n")" 2>/dev/null || true
 	done
 	[ -n "${TOPO_RUN:-}" ] && rm -rf "$TOPO_RUN"
+	for n in "${TOPO_CGROUPS[@]}"; do
+		rmdir "$n" 2>/dev/null || true
+	done
+	TOPO_CGROUPS=()
 	TOPO_NODES=()
 	TOPO_PIDS=()
 	BN_LIST=()
@@ -97,7 +141,8 @@ topo_cleanup() {
 
 # Whether this kernel has netem (tried in a throwaway namespace).
 _topo_has_netem() {
-	local probe="ccs$$x0probe" rc=0
+	# named as a run's namespaces are, so topo_reap and the leftover check see it
+	local probe="ccs$$x0-netem-probe" rc=0
 	ip netns add "$probe" 2>/dev/null || true
 	ip netns exec "$probe" tc qdisc add dev lo root netem delay 1ms 2>/dev/null || rc=1
 	ip netns del "$probe" 2>/dev/null || true
@@ -218,7 +263,7 @@ _topo_vde_pair() {
 		return 1
 	fi
 	TOPO_PIDS+=($wf)
-	echo $wf >"$TOPO_RUN/wf$TOPO_LINKS.pid"
+	_topo_pid_id $wf >"$TOPO_RUN/wf$TOPO_LINKS.pid"
 	for i in $(seq 50); do
 		ip -n "$(topo_ns "$a")" link show "$ifa" >/dev/null 2>&1 &&
 			ip -n "$(topo_ns "$b")" link show "$ifb" >/dev/null 2>&1 && break
