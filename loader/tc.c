@@ -252,10 +252,10 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64 ",\"avg_backlog\":%" PRIu64
 		       ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
 		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
-		       ",\"not_ect_over_k\":%" PRIu64 ",\"classes\":[",
+		       ",\"not_ect_over_k\":%" PRIu64 ",\"malformed\":%" PRIu64 ",\"classes\":[",
 		       dev, queue_name(c->queue), U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog),
 		       U(s->max_backlog), avg,
-		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5]);
+		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5], U(s->malformed));
 		for (i = 0; i < SW_CLASSES; i++)
 			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
 			       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
@@ -270,6 +270,7 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 	       U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue));
 	printf("queue: now %" PRIu64 "b, max %" PRIu64 "b, time-average %" PRIu64 "b over %.3fs\n",
 	       U(s->backlog), U(s->max_backlog), avg, (double)s->busy_ns / 1e9);
+	printf("malformed IP frames (class 0, Not-ECT): %" PRIu64 "\n", U(s->malformed));
 	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
 	       "not-ect>K");
 	for (i = 0; i < SW_CLASSES; i++)

@@ -5,8 +5,12 @@
  * decisions are in switch.h; this file parses packets, takes the lock and
  * rewrites the ECN field.
  *
- * Packets are untrusted: every header read is bounds-checked against
- * data_end, and anything that is not IPv4/IPv6 is class 0 and Not-ECT.
+ * Frames are untrusted: headers are read with bpf_skb_load_bytes(), so a
+ * header outside the linear part is read too and one past the frame's end
+ * is not; up to two VLAN tags (802.1Q, 802.1ad) are skipped; an IP header
+ * with the wrong version, a bad length or one longer than the frame is
+ * counted as malformed.  Anything that is not valid IPv4/IPv6 is class 0
+ * and Not-ECT.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -18,8 +22,12 @@ char _license[] SEC("license") = "GPL";
 
 #define TC_ACT_OK	0
 #define TC_ACT_SHOT	2
+#define ETH_HLEN	14
 #define ETH_P_IP	0x0800
 #define ETH_P_IPV6	0x86DD
+#define ETH_P_8021Q	0x8100
+#define ETH_P_8021AD	0x88A8
+#define VLAN_HLEN	4
 #define ECN_MASK	3
 #define ECN_CE		3
 
@@ -36,38 +44,51 @@ struct {
 	__type(value, struct sw_state);
 } sw_state SEC(".maps");
 
+enum pkt_kind { PKT_OTHER, PKT_IP, PKT_MALFORMED };
+
 struct pkt {
-	__u32 l3_off;	/* 0 when not IP */
+	__u32 l3_off;	/* where the IP header starts (PKT_IP) */
 	__u8 tos;	/* DSCP << 2 | ECN */
 	__u8 v6;
 };
 
-static __always_inline void parse(struct __sk_buff *skb, struct pkt *p)
+/* The frame's kind, and for IP where its header is and its TOS byte. */
+static __always_inline enum pkt_kind parse(struct __sk_buff *skb, struct pkt *p)
 {
-	void *data = (void *)(long)skb->data;
-	void *end = (void *)(long)skb->data_end;
-	struct ethhdr *eth = data;
+	__u32 off = ETH_HLEN, len = skb->len;
+	__u16 proto;
+	int i;
 
-	p->l3_off = 0;
-	if ((void *)(eth + 1) > end)
-		return;
-	if (eth->h_proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *ip = (void *)(eth + 1);
-
-		if ((void *)(ip + 1) > end || ip->ihl < 5)
-			return;
-		p->tos = ip->tos;
-		p->v6 = 0;
-		p->l3_off = sizeof(*eth);
-	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = (void *)(eth + 1);
-
-		if ((void *)(ip6 + 1) > end)
-			return;
-		p->tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
-		p->v6 = 1;
-		p->l3_off = sizeof(*eth);
+	if (bpf_skb_load_bytes(skb, ETH_HLEN - 2, &proto, sizeof(proto)))
+		return PKT_OTHER;
+	for (i = 0; i < 2; i++) {
+		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if (bpf_skb_load_bytes(skb, off + 2, &proto, sizeof(proto)))
+			return PKT_OTHER;
+		off += VLAN_HLEN;
 	}
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr ip;
+
+		if (bpf_skb_load_bytes(skb, off, &ip, sizeof(ip)) || ip.version != 4 || ip.ihl < 5 ||
+		    bpf_ntohs(ip.tot_len) < ip.ihl * 4 || off + bpf_ntohs(ip.tot_len) > len)
+			return PKT_MALFORMED;
+		p->tos = ip.tos;
+		p->v6 = 0;
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr ip6;
+
+		if (bpf_skb_load_bytes(skb, off, &ip6, sizeof(ip6)) || ip6.version != 6 ||
+		    off + sizeof(ip6) + bpf_ntohs(ip6.payload_len) > len)
+			return PKT_MALFORMED;
+		p->tos = (ip6.priority << 4) | (ip6.flow_lbl[0] >> 4);
+		p->v6 = 1;
+	} else {
+		return PKT_OTHER;
+	}
+	p->l3_off = off;
+	return PKT_IP;
 }
 
 /* Set CE: IPv4 fixes its header checksum, IPv6 has none. */
@@ -121,13 +142,14 @@ int ccs_switch(struct __sk_buff *skb)
 	struct pkt p = {};
 	struct sw_state *s;
 	enum sw_verdict v;
-	__u32 zero = 0, cls = 0;
+	enum pkt_kind kind;
+	__u32 zero = 0, cls = 0, segs = skb->gso_segs ? skb->gso_segs : 1;
 	__u64 now = bpf_ktime_get_ns();	/* no helper calls under the lock */
 	__u64 real = 0;
 	int ect = 0;
 
-	parse(skb, &p);
-	if (p.l3_off) {
+	kind = parse(skb, &p);
+	if (kind == PKT_IP) {
 		cls = cfg.dscp_class[(p.tos >> 2) & (SW_DSCPS - 1)];
 		ect = (p.tos & ECN_MASK) != 0;
 	}
@@ -137,7 +159,9 @@ int ccs_switch(struct __sk_buff *skb)
 	if (!s)
 		return TC_ACT_OK;
 	bpf_spin_lock(&s->lock);
-	v = sw_packet(s, &cfg, now, real, skb->len, cls, ect);
+	v = sw_packet_segs(s, &cfg, now, real, skb->len, cls, ect, segs);
+	if (kind == PKT_MALFORMED)
+		s->malformed++;
 	bpf_spin_unlock(&s->lock);
 
 	if (v == SW_DROP)

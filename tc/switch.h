@@ -72,6 +72,7 @@ struct sw_state {
 	__u64 max_backlog;
 	__u64 drain_rem;	/* bit*ns the link sent beyond whole bytes */
 	__u64 area_rem;		/* 2*byte*ns beyond whole byte*us */
+	__u64 malformed;	/* IP frames with a bad or cut header: class 0, Not-ECT */
 	struct sw_class_stats cls[SW_CLASSES];
 };
 
@@ -189,13 +190,17 @@ static inline enum sw_verdict sw_decide(const volatile struct sw_config *c, __u6
 }
 
 /*
- * Judge one packet at @now and account for it; the caller holds the lock.
+ * Judge one frame of @len bytes at @now and account for it; the caller
+ * holds the lock.  A GSO frame of @segs segments is judged whole (its
+ * segments share one IP header until they are cut: marked or dropped
+ * together) and counts as @segs packets.
  * @real is the root qdisc's backlog (used with SW_QUEUE_QDISC).
  * @c is volatile because in BPF it is the load-time .rodata: the compiler
  * must not fold the values it was compiled with.
  */
-static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struct sw_config *c,
-					__u64 now, __u64 real, __u32 len, __u32 cls, int ect)
+static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile struct sw_config *c,
+					     __u64 now, __u64 real, __u32 len, __u32 cls, int ect,
+					     __u32 segs)
 {
 	struct sw_class_stats *cs;
 	enum sw_verdict v;
@@ -209,20 +214,27 @@ static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struc
 		sw_advance(s, now, c->rate_bps);
 	v = sw_decide(c, s->backlog, len, cls, ect);
 	if (v == SW_DROP) {
-		cs->dropped++;
+		cs->dropped += segs;
 		cs->dropped_bytes += len;
 		return v;
 	}
 	if (v == SW_MARK)
-		cs->marked++;
+		cs->marked += segs;
 	else if (c->ecn_k && s->backlog > c->ecn_k)
-		cs->not_ect_over_k++;
-	cs->pkts++;
+		cs->not_ect_over_k += segs;
+	cs->pkts += segs;
 	cs->bytes += len;
 	s->backlog += len;
 	if (s->backlog > s->max_backlog)
 		s->max_backlog = s->backlog;
 	return v;
+}
+
+/* One frame of one packet. */
+static inline enum sw_verdict sw_packet(struct sw_state *s, const volatile struct sw_config *c,
+					__u64 now, __u64 real, __u32 len, __u32 cls, int ect)
+{
+	return sw_packet_segs(s, c, now, real, len, cls, ect, 1);
 }
 
 #endif /* CCSUITE_SWITCH_H */

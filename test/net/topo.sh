@@ -216,7 +216,14 @@ _topo_port_up() {
 	local ns=$1 dev=$2 ip=$3
 	ip -n "$ns" addr add "$ip/24" dev "$dev"
 	ip -n "$ns" link set "$dev" up
-	ip netns exec "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1 || true
+	# per-packet behaviour at the switch: no segmentation offloads; a
+	# feature the device lacks is fine, one left on is not
+	ip netns exec "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1
+	if ip netns exec "$ns" ethtool -k "$dev" 2>/dev/null |
+		grep -Eq '^(tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload): on'; then
+		echo "topo: cannot turn segmentation offloads off on $dev in $ns" >&2
+		return 1
+	fi
 }
 
 # A vde_switch directory with a plug connected: a data socket beside ctl.
@@ -295,7 +302,7 @@ topo_link() {
 		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
 			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")"
 	fi
-	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A"
+	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A" || return 1
 	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
 }
 
