@@ -167,7 +167,7 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 		task_update(&tldct_tasks, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
 		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb) &&
 		    now_ms() - ts->fb_ms <= TLDCT_FB_MAX_AGE_MS) {
-			s_t = tldct_feedback_bytes(ts->fb);
+			s_t = tldct_feedback_bytes_max(ts->fb);
 			n = tldct_feedback_n(ts->fb);
 			src = TLDCT_STAT_VIEW_REMOTE;
 		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &ts->task)) && t->flows) {

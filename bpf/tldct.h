@@ -62,7 +62,7 @@ static inline __u32 tldct_beta(const struct tldct_params *p, __u64 s_t)
  * [0, 1024); 0 when it is not ahead or nothing is known. */
 static inline __u32 tldct_gamma(__u64 s_f, __u64 s_t, __u32 n)
 {
-	__u64 avg;
+	__u64 avg, g;
 
 	if (!s_f || !n)
 		return 0;
@@ -74,7 +74,9 @@ static inline __u32 tldct_gamma(__u64 s_f, __u64 s_t, __u32 n)
 		s_f >>= 11;
 		avg >>= 11;
 	}
-	return (__u32)((s_f - avg) * TLDCT_ONE / s_f);
+	g = (s_f - avg) * TLDCT_ONE / s_f;
+	/* an average that rounds to 0 (S_t < n) would give exactly 1.0 */
+	return g < TLDCT_ONE ? (__u32)g : TLDCT_ONE - 1;
 }
 
 /* beta * (1 + gamma), in 1/1024. */
@@ -152,6 +154,14 @@ static inline __u32 tldct_feedback_pack(__u64 s_t_bytes, __u64 n)
 static inline __u64 tldct_feedback_bytes(__u32 packed)
 {
 	return (__u64)(packed >> 8) << 10;
+}
+
+/* S_t as the sender weighs it: the top of the reported KB, so that the
+ * KB's truncation never puts a task behind one of its own flows (a lone
+ * flow would get gamma > 0 from rounding alone). */
+static inline __u64 tldct_feedback_bytes_max(__u32 packed)
+{
+	return tldct_feedback_bytes(packed) + 1023;
 }
 
 static inline __u32 tldct_feedback_n(__u32 packed)

@@ -56,7 +56,8 @@ Test(tldct_gamma, ahead_of_the_average)
 	/* stale S_t smaller than S_f (feedback lags): (S_f - S_t) / S_f */
 	cr_assert_eq(tldct_gamma(100 * KB, 50 * KB, 1), 512);
 	/* never 1.0 or more, and no overflow at huge sizes */
-	cr_assert_lt(tldct_gamma(~0ULL, 0, 1), 1025);
+	cr_assert_lt(tldct_gamma(~0ULL, 0, 1), 1024);
+	cr_assert_eq(tldct_gamma(3, 2, 4), 1023, "S_t / n rounds to 0: below 1.0");
 	cr_assert_eq(tldct_gamma(1ULL << 60, 1ULL << 60, 2), 512);
 }
 
@@ -130,4 +131,15 @@ Test(tldct_feedback, pack_saturates_and_round_trips)
 	cr_assert_eq(tldct_feedback_bytes(v), (__u64)TLDCT_ST_KB_MAX << 10, "S_t saturates");
 	cr_assert_eq(tldct_feedback_n(v), TLDCT_N_MAX, "n saturates");
 	cr_assert_eq(tldct_feedback_pack(0, 0), 0);
+}
+
+/* A lone flow's own bytes come back truncated to whole KB: taken at the
+ * top of that KB, they never make it look ahead of its task. */
+Test(tldct_feedback, a_lone_flow_is_not_ahead_of_itself)
+{
+	__u64 s_f;
+
+	for (s_f = 1; s_f < 5 * KB; s_f += 333)
+		cr_assert_eq(tldct_gamma(s_f, tldct_feedback_bytes_max(tldct_feedback_pack(s_f, 1)), 1),
+			     0, "S_f %llu", (unsigned long long)s_f);
 }
