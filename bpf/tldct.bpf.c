@@ -54,14 +54,14 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, TLDCT_MAX_TASKS);
-	__type(key, __u64);
+	__type(key, struct tldct_key);
 	__type(value, struct tldct_task);
 } tldct_tasks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, TLDCT_MAX_TASKS);
-	__type(key, __u64);
+	__type(key, struct tldct_key);
 	__type(value, struct tldct_task);
 } tldct_rx_tasks SEC(".maps");
 
@@ -110,18 +110,18 @@ static __always_inline __u32 now_ms(void)
 /* The flow's task entry in @table, made if missing, with @total (the
  * flow's bytes so far) accounted: a flow not counted in this incarnation
  * of the entry joins it with all its bytes (tldct.h: struct tldct_task). */
-static __always_inline void task_update(void *table, struct tldct_sk *ts, __u64 total,
-					__u32 new_stat)
+static __always_inline void task_update(void *table, const struct tldct_key *key,
+					struct tldct_sk *ts, __u64 total, __u32 new_stat)
 {
-	struct tldct_task *t = bpf_map_lookup_elem(table, &ts->task);
+	struct tldct_task *t = bpf_map_lookup_elem(table, key);
 
 	if (!t) {
 		struct tldct_task fresh = { .gen = bpf_get_prandom_u32() | 1 };
 
 		/* another flow of the task may make it meanwhile: fine */
-		if (!bpf_map_update_elem(table, &ts->task, &fresh, BPF_NOEXIST))
+		if (!bpf_map_update_elem(table, key, &fresh, BPF_NOEXIST))
 			ccs_stat_inc(new_stat);
-		t = bpf_map_lookup_elem(table, &ts->task);
+		t = bpf_map_lookup_elem(table, key);
 		if (!t)
 			return;
 	}
@@ -139,16 +139,17 @@ static __always_inline void task_update(void *table, struct tldct_sk *ts, __u64 
 
 /* The flow ends: its last bytes, and one flow less (the entry goes with
  * the task's last flow).  Nothing if the entry is another incarnation. */
-static __always_inline void task_leave(void *table, struct tldct_sk *ts, __u64 total)
+static __always_inline void task_leave(void *table, const struct tldct_key *key,
+				       struct tldct_sk *ts, __u64 total)
 {
-	struct tldct_task *t = bpf_map_lookup_elem(table, &ts->task);
+	struct tldct_task *t = bpf_map_lookup_elem(table, key);
 
 	if (t && ts->gen && t->gen == ts->gen) {
 		if (total != ts->counted)
 			__sync_fetch_and_add(&t->bytes, total - ts->counted);
 		__sync_fetch_and_add(&t->flows, -1);
 		if (!*(volatile __u32 *)&t->flows)
-			bpf_map_delete_elem(table, &ts->task);
+			bpf_map_delete_elem(table, key);
 	}
 	ts->gen = 0;
 }
@@ -164,13 +165,15 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 
 	/* the receiving end of a task's flow is no sender of it */
 	if (ts && ts->task && !(ts->flags & TLDCT_SK_PEER)) {
-		task_update(&tldct_tasks, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
+		struct tldct_key key = { .task = ts->task };
+
+		task_update(&tldct_tasks, &key, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
 		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb) &&
 		    now_ms() - ts->fb_ms <= TLDCT_FB_MAX_AGE_MS) {
 			s_t = tldct_feedback_bytes_max(ts->fb);
 			n = tldct_feedback_n(ts->fb);
 			src = TLDCT_STAT_VIEW_REMOTE;
-		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &ts->task)) && t->flows) {
+		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &key)) && t->flows) {
 			s_t = t->bytes;
 			n = t->flows;
 			src = TLDCT_STAT_VIEW_LOCAL;
@@ -201,8 +204,11 @@ void BPF_PROG(tldct_release, struct sock *sk)
 	if (!CCS_FLOW_RELEASE(&ca->core))
 		return;
 	ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
-	if (ts && !(ts->flags & TLDCT_SK_PEER))
-		task_leave(&tldct_tasks, ts, tcp_sk(sk)->bytes_acked);
+	if (ts && !(ts->flags & TLDCT_SK_PEER)) {
+		struct tldct_key key = { .task = ts->task };
+
+		task_leave(&tldct_tasks, &key, ts, tcp_sk(sk)->bytes_acked);
+	}
 }
 
 SEC("struct_ops")
@@ -281,6 +287,7 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 #define EINVAL			22
 #define ENOSPC			28
 #define IPPROTO_TCP		6
+#define AF_INET6		10
 #define PAGE_SIZE		4096	/* the kernel's limit on what a sockopt program sees */
 
 struct tldct_opt {		/* kind 253, len, ExID, value (tldct.h) */
@@ -363,12 +370,40 @@ static __always_inline int store_opt(struct bpf_sock_ops *skops, __u64 val, __u3
 
 /* Receiver: fold what arrived since the last ACK into the task's S_t and
  * put the task's view on this ACK. */
-static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct tldct_sk *ts)
+/* The receiver's entry for a flow: the task id its SYN named, scoped by
+ * the sender's address, so no peer can name (or collide with) another
+ * peer's task.  IPv4 as v4-mapped IPv6. */
+static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *ts,
+				   struct tldct_key *k)
 {
+	/* read from the socket (BTF), not the sockops context: the verifier
+	 * refuses clang's offset context pointers for remote_ip6[] */
+	const struct sock *sk = (void *)bpf_skc_to_tcp_sock(bsk);
+
+	__builtin_memset(k, 0, sizeof(*k));
+	k->task = ts->task;
+	if (!sk)
+		return;
+	if (sk->__sk_common.skc_family == AF_INET6) {
+		k->peer[0] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[0];
+		k->peer[1] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[1];
+		k->peer[2] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[2];
+		k->peer[3] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[3];
+	} else {
+		k->peer[2] = bpf_htonl(0xffff);
+		k->peer[3] = sk->__sk_common.skc_daddr;
+	}
+}
+
+static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf_sock *bsk,
+					  struct tldct_sk *ts)
+{
+	struct tldct_key key;
 	struct tldct_task *t;
 
-	task_update(&tldct_rx_tasks, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
-	t = bpf_map_lookup_elem(&tldct_rx_tasks, &ts->task);
+	rx_key(bsk, ts, &key);
+	task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
+	t = bpf_map_lookup_elem(&tldct_rx_tasks, &key);
 	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->flows), TLDCT_OPT_ACK_LEN))
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
 }
@@ -377,6 +412,7 @@ SEC("sockops")
 int tldct_sockops(struct bpf_sock_ops *skops)
 {
 	struct bpf_sock *bsk = skops->sk;
+	struct tldct_key key;
 	struct tldct_opt o;
 	struct tldct_sk *ts;
 	struct sock *sk;
@@ -425,7 +461,8 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		if (!ts->task)
 			break;
 		ts->flags |= TLDCT_SK_RX;
-		task_update(&tldct_rx_tasks, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
+		rx_key(bsk, ts, &key);
+		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 		set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
@@ -442,7 +479,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
 				ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
 		} else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX)) {
-			rx_write_view(skops, ts);
+			rx_write_view(skops, bsk, ts);
 		}
 		break;
 	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
@@ -462,7 +499,8 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
 		if (ts && (ts->flags & TLDCT_SK_RX)) {
-			task_leave(&tldct_rx_tasks, ts, skops->bytes_received);
+			rx_key(bsk, ts, &key);
+			task_leave(&tldct_rx_tasks, &key, ts, skops->bytes_received);
 			ts->flags &= ~TLDCT_SK_RX;
 		}
 		break;

@@ -212,6 +212,13 @@ struct tldct_task {
 	__u32 gen;
 };
 
+/* A task table's key: the task id, and on the receiver the sender's
+ * address (IPv6, IPv4 v4-mapped; all zero in the sender's own table). */
+struct tldct_key {
+	__u64 task;
+	__u32 peer[4];		/* network order */
+};
+
 #define TLDCT_MAX_TASKS		4096	/* entries per table (LRU) */
 
 /* Stats slots of bpf_tldct: bpf_dctcp's, then its own. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <arpa/inet.h>
 #include <bpf/bpf.h>
 
 #include "task.h"
@@ -150,6 +151,21 @@ static int task_get(char **argv)
 	return 0;
 }
 
+/* The sender a receiver entry is scoped by ("" in the sender's own table). */
+static void peer_text(const struct tldct_key *k, char *buf, size_t len)
+{
+	static const uint32_t none[4];
+	const uint8_t *b = (const uint8_t *)k->peer;
+
+	buf[0] = '\0';
+	if (!memcmp(k->peer, none, sizeof(none)))
+		return;
+	if (!k->peer[0] && !k->peer[1] && k->peer[2] == htonl(0xffff))
+		inet_ntop(AF_INET, b + 12, buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, b, buf, (socklen_t)len);
+}
+
 /* The walk goes bucket by bucket (batch lookup): get_next_key restarts from
  * the first bucket when its key was evicted meanwhile, which under a flood
  * of new tasks listed some of them twice. */
@@ -157,7 +173,8 @@ static int list_table(const char *name, const char *side, int json, int *first)
 {
 	struct bpf_map_info info = {};
 	uint32_t len = sizeof(info), n, i, cap;
-	uint64_t *keys = NULL, batch = 0;
+	struct tldct_key *keys = NULL;
+	uint64_t batch = 0;
 	struct tldct_task *vals = NULL;
 	int fd = open_pinned(name), err = 0, done = 0;
 	void *in = NULL;
@@ -178,7 +195,8 @@ static int list_table(const char *name, const char *side, int json, int *first)
 		goto out;
 	}
 	if (!json)
-		printf("%s side (%s):\n%20s %14s %6s\n", side, name, "task", "S_t bytes", "flows");
+		printf("%s side (%s):\n%20s %14s %6s %s\n", side, name, "task", "S_t bytes", "flows",
+		       strcmp(side, "receiver") ? "" : "sender");
 	while (!done) {
 		n = cap;
 		if (bpf_map_lookup_batch(fd, in, &batch, keys, vals, &n, NULL)) {
@@ -191,13 +209,17 @@ static int list_table(const char *name, const char *side, int json, int *first)
 		}
 		in = &batch;
 		for (i = 0; i < n; i++) {
+			char peer[INET6_ADDRSTRLEN];
+
+			peer_text(&keys[i], peer, sizeof(peer));
 			if (json)
-				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"bytes\":%" PRIu64
-				       ",\"flows\":%u}", *first ? "" : ",", side, keys[i],
-				       (uint64_t)vals[i].bytes, vals[i].flows);
+				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"peer\":\"%s\","
+				       "\"bytes\":%" PRIu64 ",\"flows\":%u}", *first ? "" : ",", side,
+				       (uint64_t)keys[i].task, peer, (uint64_t)vals[i].bytes,
+				       vals[i].flows);
 			else
-				printf("%20" PRIu64 " %14" PRIu64 " %6u\n", keys[i],
-				       (uint64_t)vals[i].bytes, vals[i].flows);
+				printf("%20" PRIu64 " %14" PRIu64 " %6u %s\n", (uint64_t)keys[i].task,
+				       (uint64_t)vals[i].bytes, vals[i].flows, peer);
 			*first = 0;
 		}
 	}

@@ -10,8 +10,8 @@
  * It is a setsockopt() that bpf_tldct's cgroup/setsockopt program takes, so
  * it works in any network namespace or container, with no bpffs path.  A
  * task id set this way wins over the default (the socket's cgroup v2 id).
- * Task ids are 64-bit and should be the same on every host that sends for
- * the task: the receiver adds up the task's flows from all senders.
+ * Task ids are 64-bit; a receiver counts each sender's flows of a task
+ * apart (its entries are keyed by the sender's address and the id).
  * Returns 0, or -errno: -ENOPROTOOPT when bpf_tldct is not attached, -EPERM
  * when the socket already counts its bytes under another task (set it
  * before connect()).

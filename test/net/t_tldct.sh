@@ -125,3 +125,26 @@ sleep 0.5
 "$CCLOAD" task list --json >"$TMP/tables-end"
 check "receiver table: no entry left for L or S" \
 	jq -e --argjson l "$TASK_L" --argjson s $TASK_S '[.[] | select(.task == $l or .task == $s)] | length == 0' "$TMP/tables-end"
+
+echo "one task id from two senders"
+# The receiver scopes its entries by the sender's address: the same id
+# from s1 and from s2 is two tasks there, one flow each, never one of two.
+TASK_X=7777
+topo_bg d "$TCPXFER" server -C bpf_tldct -p 5802 -n 2 >/dev/null
+sleep 0.3
+xpids=()
+for n in s1 s2; do
+	topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p 5802 -C bpf_tldct -T $TASK_X -t 2 >"$TMP/X-$n" &
+	xpids+=($!)
+done
+for ((t = 0; t < 50; t++)); do
+	"$CCLOAD" task list --json >"$TMP/tables-x"
+	jq -e --argjson x $TASK_X '[.[] | select(.side == "receiver" and .task == $x)] | length == 2' \
+		"$TMP/tables-x" >/dev/null && break
+	sleep 0.1
+done
+wait "${xpids[@]}"
+jq -c --argjson x $TASK_X '.[] | select(.task == $x)' "$TMP/tables-x" | sed 's/^/    /'
+check "receiver: an entry per sender, one flow each" jq -e --argjson x $TASK_X --arg a "$IP_S1" --arg b "$IP_S2" \
+	'[.[] | select(.side == "receiver" and .task == $x)] | (map(.peer) | sort) == ([$a, $b] | sort) and all(.flows == 1)' \
+	"$TMP/tables-x"
