@@ -175,7 +175,8 @@ static int tc_detach(const char *dev, const char *netns)
 }
 
 /* The state map of the switch attached to @dev: through the filter's prog. */
-static int find_state(const char *dev, const char *netns, int *state_fd, struct sw_config *c)
+static int find_state(const char *dev, const char *netns, int *state_fd, int *ctl_fd,
+		      struct sw_config *c)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
@@ -203,6 +204,7 @@ static int find_state(const char *dev, const char *netns, int *state_fd, struct 
 	if (err)
 		return -errno;
 	*state_fd = -1;
+	*ctl_fd = -1;
 	for (i = 0; i < pinfo.nr_map_ids && i < 16; i++) {
 		struct bpf_map_info minfo = {};
 		uint32_t mlen = sizeof(minfo), zero = 0;
@@ -215,6 +217,10 @@ static int find_state(const char *dev, const char *netns, int *state_fd, struct 
 			*state_fd = fd;
 			continue;
 		}
+		if (!strcmp(minfo.name, "sw_ctl") && *ctl_fd < 0) {
+			*ctl_fd = fd;
+			continue;
+		}
 		/* .rodata holds cfg first (it is the only rodata variable). */
 		if (strstr(minfo.name, ".rodata") && minfo.value_size >= sizeof(*c)) {
 			char *buf = calloc(1, minfo.value_size);
@@ -225,10 +231,31 @@ static int find_state(const char *dev, const char *netns, int *state_fd, struct 
 		}
 		close(fd);
 	}
-	if (*state_fd < 0) {
-		pr_warn("the program on %s is not ccsuite's switch\n", dev);
+	if (*state_fd < 0 || *ctl_fd < 0) {
+		pr_warn("the program on %s is not ccsuite's switch (or an older one: attach it again)\n",
+			dev);
+		if (*state_fd >= 0)
+			close(*state_fd);
+		if (*ctl_fd >= 0)
+			close(*ctl_fd);
 		return -ENOENT;
 	}
+	return 0;
+}
+
+/* The switch's state as a reader sees it: a reset the program has not
+ * carried out yet (no packet since) is applied to the copy. */
+static int read_state(int state_fd, int ctl_fd, struct sw_state *s, struct sw_ctl *ctl)
+{
+	uint32_t zero = 0;
+
+	if (bpf_map_lookup_elem_flags(state_fd, &zero, s, BPF_F_LOCK) ||
+	    bpf_map_lookup_elem(ctl_fd, &zero, ctl)) {
+		pr_warn("cannot read the switch state: %s\n", strerror(errno));
+		return -1;
+	}
+	if (s->reset_gen != ctl->reset_gen)
+		sw_reset_counters(s, ctl->reset_gen);
 	return 0;
 }
 
@@ -252,10 +279,12 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64 ",\"avg_backlog\":%" PRIu64
 		       ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
 		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
-		       ",\"not_ect_over_k\":%" PRIu64 ",\"malformed\":%" PRIu64 ",\"classes\":[",
+		       ",\"not_ect_over_k\":%" PRIu64 ",\"malformed\":%" PRIu64 ",\"no_real\":%" PRIu64
+		       ",\"classes\":[",
 		       dev, queue_name(c->queue), U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog),
 		       U(s->max_backlog), avg,
-		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5], U(s->malformed));
+		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5], U(s->malformed),
+		       U(s->no_real));
 		for (i = 0; i < SW_CLASSES; i++)
 			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
 			       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
@@ -271,6 +300,9 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 	printf("queue: now %" PRIu64 "b, max %" PRIu64 "b, time-average %" PRIu64 "b over %.3fs\n",
 	       U(s->backlog), U(s->max_backlog), avg, (double)s->busy_ns / 1e9);
 	printf("malformed IP frames (class 0, Not-ECT): %" PRIu64 "\n", U(s->malformed));
+	if (s->no_real)
+		printf("warning: %" PRIu64 " packets found no tbf root qdisc to read the queue from "
+		       "and were judged on the virtual queue\n", U(s->no_real));
 	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
 	       "not-ect>K");
 	for (i = 0; i < SW_CLASSES; i++)
@@ -300,22 +332,20 @@ static uint64_t mono_ns(void)
  * with the backlog as it is at that instant (the map holds it as of the
  * last packet; an idle queue has drained since) and the running totals.
  */
-static int sample_queue(int fd, const struct sw_config *c, unsigned int interval_ms)
+static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned int interval_ms)
 {
 	uint64_t t0 = mono_ns();
-	uint32_t zero = 0;
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while (!stop) {
 		struct sw_state s;
+		struct sw_ctl ctl;
 		uint64_t tot[3] = {}, now;
 		int i;
 
-		if (bpf_map_lookup_elem_flags(fd, &zero, &s, BPF_F_LOCK)) {
-			pr_warn("cannot read the switch state: %s\n", strerror(errno));
+		if (read_state(fd, ctl_fd, &s, &ctl))
 			return 1;
-		}
 		now = mono_ns();
 		if (s.last_ns)
 			sw_advance(&s, now, c->rate_bps);
@@ -338,34 +368,31 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset,
 {
 	struct sw_config c = {};
 	struct sw_state s = {};
+	struct sw_ctl ctl = {};
 	uint32_t zero = 0;
-	int fd = -1, err;
+	int fd = -1, ctl_fd = -1, err = 0;
 
-	err = find_state(dev, netns, &fd, &c);
-	if (err)
+	if (find_state(dev, netns, &fd, &ctl_fd, &c))
 		return 1;
 	if (interval_ms) {
-		err = sample_queue(fd, &c, interval_ms);
-		close(fd);
-		return err;
+		err = sample_queue(fd, ctl_fd, &c, interval_ms);
+		goto out;
 	}
-	err = bpf_map_lookup_elem_flags(fd, &zero, &s, BPF_F_LOCK);
-	if (err) {
-		pr_warn("cannot read the switch state: %s\n", strerror(errno));
-		close(fd);
-		return 1;
+	if (read_state(fd, ctl_fd, &s, &ctl)) {
+		err = 1;
+		goto out;
 	}
 	print_stats(dev, &c, &s, json);
-	if (reset) {
-		/* Keep the queue itself (the real one still holds it). */
-		struct sw_state z = { .backlog = s.backlog, .last_ns = s.last_ns, .drain_rem = s.drain_rem,
-				      .max_backlog = s.backlog };
-
-		if (bpf_map_update_elem(fd, &zero, &z, BPF_F_LOCK))
-			pr_warn("cannot reset the switch counters: %s\n", strerror(errno));
+	/* The program resets at its next packet, under its lock (sw_ctl). */
+	ctl.reset_gen++;
+	if (reset && bpf_map_update_elem(ctl_fd, &zero, &ctl, 0)) {
+		pr_warn("cannot reset the switch counters: %s\n", strerror(errno));
+		err = 1;
 	}
+out:
 	close(fd);
-	return 0;
+	close(ctl_fd);
+	return err;
 }
 
 int cmd_tc(int argc, char **argv)

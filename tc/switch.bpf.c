@@ -44,6 +44,13 @@ struct {
 	__type(value, struct sw_state);
 } sw_state SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sw_ctl);
+} sw_ctl SEC(".maps");
+
 enum pkt_kind { PKT_OTHER, PKT_IP, PKT_MALFORMED };
 
 struct pkt {
@@ -116,23 +123,32 @@ static __always_inline void set_ce(struct __sk_buff *skb, const struct pkt *p)
 }
 
 /*
- * Bytes in the port's root qdisc (tbf) before this packet joins it.  The
- * context of a tc program is the sk_buff itself; it is read with
- * probe_read_kernel (CO-RE, CAP_PERFMON), which works from 5.x on, where
- * bpf_cast_to_kern_ctx needs 6.3.  The read races with the qdisc's dequeue
- * on the other CPU, as a real switch's view of its queue would.
+ * Bytes in the port's root qdisc before this packet joins it, if that is
+ * tbf (what the test network puts there: a rate limiter whose backlog is
+ * the queue), else SW_NO_REAL: another root (noqueue, mq, a qdisc with
+ * children) has no backlog that is this port's queue.  The context of a tc
+ * program is the sk_buff itself; it is read with probe_read_kernel (CO-RE,
+ * CAP_PERFMON), which works from 5.x on, where bpf_cast_to_kern_ctx needs
+ * 6.3.  The read races with the qdisc's dequeue on the other CPU, as a real
+ * switch's view of its queue would.
  */
 static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
 {
 	struct sk_buff *skb = (void *)ctx;
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	const struct Qdisc_ops *ops;
+	char id[4] = {};
 	struct Qdisc *q;
 
 	if (!dev)
-		return 0;
+		return SW_NO_REAL;
 	q = BPF_CORE_READ(dev, qdisc);
 	if (!q)
-		return 0;
+		return SW_NO_REAL;
+	ops = BPF_CORE_READ(q, ops);
+	if (!ops || bpf_probe_read_kernel(id, sizeof(id), &ops->id) ||
+	    id[0] != 't' || id[1] != 'b' || id[2] != 'f' || id[3])
+		return SW_NO_REAL;
 	return BPF_CORE_READ(q, qstats.backlog);
 }
 
@@ -145,7 +161,8 @@ int ccs_switch(struct __sk_buff *skb)
 	enum pkt_kind kind;
 	__u32 zero = 0, cls = 0, segs = skb->gso_segs ? skb->gso_segs : 1;
 	__u64 now = bpf_ktime_get_ns();	/* no helper calls under the lock */
-	__u64 real = 0;
+	__u64 real = 0, gen;
+	struct sw_ctl *ctl;
 	int ect = 0;
 
 	kind = parse(skb, &p);
@@ -155,10 +172,14 @@ int ccs_switch(struct __sk_buff *skb)
 	}
 	if (cfg.queue == SW_QUEUE_QDISC)
 		real = qdisc_backlog(skb);
+	ctl = bpf_map_lookup_elem(&sw_ctl, &zero);
+	gen = ctl ? ctl->reset_gen : 0;
 	s = bpf_map_lookup_elem(&sw_state, &zero);
 	if (!s)
 		return TC_ACT_OK;
 	bpf_spin_lock(&s->lock);
+	if (s->reset_gen != gen)
+		sw_reset_counters(s, gen);
 	v = sw_packet_segs(s, &cfg, now, real, skb->len, cls, ect, segs);
 	if (kind == PKT_MALFORMED)
 		s->malformed++;

@@ -44,6 +44,8 @@
 
 enum sw_queue { SW_QUEUE_VIRTUAL, SW_QUEUE_QDISC };
 
+#define SW_NO_REAL	(~0ULL)	/* sw_packet()'s @real: no qdisc backlog to read */
+
 struct sw_config {
 	__u64 rate_bps;			/* link rate, bits/s */
 	__u32 buffer;			/* bytes */
@@ -73,8 +75,32 @@ struct sw_state {
 	__u64 drain_rem;	/* bit*ns the link sent beyond whole bytes */
 	__u64 area_rem;		/* 2*byte*ns beyond whole byte*us */
 	__u64 malformed;	/* IP frames with a bad or cut header: class 0, Not-ECT */
+	__u64 no_real;		/* --queue qdisc packets judged on the virtual queue: the
+				 * port's root qdisc is not tbf */
+	__u64 reset_gen;	/* the sw_ctl.reset_gen the counters start from */
 	struct sw_class_stats cls[SW_CLASSES];
 };
+
+/* Written by ccload only (map sw_ctl): a counter reset is a request the
+ * program carries out under its lock, as a reader-side rewrite of
+ * sw_state would put back a queue clock the program had moved on. */
+struct sw_ctl {
+	__u64 reset_gen;
+};
+
+/* stats --reset: the counters start again from @gen; the queue, its
+ * clock and the drain remainder stay (the real queue still holds it). */
+static inline void sw_reset_counters(struct sw_state *s, __u64 gen)
+{
+	__builtin_memset(s->cls, 0, sizeof(s->cls));
+	s->busy_ns = 0;
+	s->area = 0;
+	s->area_rem = 0;
+	s->malformed = 0;
+	s->no_real = 0;
+	s->max_backlog = s->backlog;
+	s->reset_gen = gen;
+}
 
 enum sw_verdict { SW_PASS, SW_MARK, SW_DROP };
 
@@ -194,7 +220,9 @@ static inline enum sw_verdict sw_decide(const volatile struct sw_config *c, __u6
  * holds the lock.  A GSO frame of @segs segments is judged whole (its
  * segments share one IP header until they are cut: marked or dropped
  * together) and counts as @segs packets.
- * @real is the root qdisc's backlog (used with SW_QUEUE_QDISC).
+ * @real is the root qdisc's backlog (used with SW_QUEUE_QDISC), or
+ * SW_NO_REAL when the port has no such queue to read (its root is not
+ * tbf): that packet is judged on the virtual queue and counted in no_real.
  * @c is volatile because in BPF it is the load-time .rodata: the compiler
  * must not fold the values it was compiled with.
  */
@@ -208,10 +236,13 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 	if (cls >= SW_CLASSES)
 		cls = 0;
 	cs = &s->cls[cls];
-	if (c->queue == SW_QUEUE_QDISC)
+	if (c->queue == SW_QUEUE_QDISC && real != SW_NO_REAL) {
 		sw_observe(s, now, real);
-	else
+	} else {
+		if (c->queue == SW_QUEUE_QDISC)
+			s->no_real++;
 		sw_advance(s, now, c->rate_bps);
+	}
 	v = sw_decide(c, s->backlog, len, cls, ect);
 	if (v == SW_DROP) {
 		cs->dropped += segs;

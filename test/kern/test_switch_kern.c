@@ -81,6 +81,8 @@ static void make4(struct pkt4 *p, uint8_t tos)
 	p->tcp.doff = 5;
 }
 
+static uint32_t load_queue = SW_QUEUE_VIRTUAL;	/* the next load()'s --queue */
+
 static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *limits,
 		 int dscp, int dscp_cls)
 {
@@ -89,6 +91,8 @@ static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *lim
 	skel->rodata->cfg.rate_bps = rate;
 	skel->rodata->cfg.buffer = buffer;
 	skel->rodata->cfg.ecn_k = k;
+	skel->rodata->cfg.queue = load_queue;
+	load_queue = SW_QUEUE_VIRTUAL;
 	if (limits)
 		memcpy((void *)skel->rodata->cfg.class_limit, limits, sizeof(uint32_t) * SW_CLASSES);
 	if (dscp >= 0)
@@ -418,4 +422,50 @@ Test(switch_kern, gso_frame_counts_its_segments, .fini = teardown)
 	cr_assert_eq(bpf_prog_test_run_opts(prog_fd, &o), 0);
 	cr_assert_eq(o.retval, TC_ACT_SHOT);
 	cr_assert_eq(get_state().cls[0].dropped, 4);
+}
+
+/* A counter reset is a request (sw_ctl) the program carries out at its
+ * next packet, under its lock: the counters start again, the queue and
+ * its clock go on from where the program had them. */
+Test(switch_kern, reset_request_keeps_the_queue_and_its_clock, .fini = teardown)
+{
+	struct sw_ctl ctl = { .reset_gen = 1 };
+	struct pkt4 in, out;
+	struct sw_state before, after;
+	uint32_t zero = 0;
+	int ctl_fd;
+
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	ctl_fd = bpf_map__fd(skel->maps.sw_ctl);
+	make4(&in, 0x02);
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 3), TC_ACT_OK);
+	before = get_state();
+	cr_assert_eq(before.cls[0].marked, 3);
+	cr_assert_eq(bpf_map_update_elem(ctl_fd, &zero, &ctl, 0), 0);
+	cr_assert_eq(get_state().cls[0].marked, 3, "nothing changes before the next packet");
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	after = get_state();
+	cr_assert_eq(after.reset_gen, 1);
+	cr_assert_eq(after.cls[0].marked, 1, "the counters start again with this packet");
+	cr_assert_eq(after.cls[0].pkts, 1);
+	cr_assert_geq(after.last_ns, before.last_ns, "the queue clock is not put back");
+	cr_assert_geq(after.backlog + 200, before.backlog + sizeof(in), "the queue goes on");
+}
+
+/* --queue qdisc on a port whose root is not tbf (test runs go out on lo,
+ * whose root is noqueue): there is no backlog to read, so the packet is
+ * judged on the virtual queue and counted, never on a queue of 0. */
+Test(switch_kern, qdisc_mode_without_tbf_uses_the_virtual_queue, .fini = teardown)
+{
+	struct pkt4 in, out;
+
+	load_queue = SW_QUEUE_QDISC;
+	load(SLOW, 100000, 30000, NULL, -1, 0);
+	cr_assert_eq(skel->rodata->cfg.queue, SW_QUEUE_QDISC);
+	make4(&in, 0x02);
+	set_backlog(40000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0x03, "judged on the 40 kB virtual queue: above K, marked");
+	cr_assert_eq(get_state().no_real, 1);
 }

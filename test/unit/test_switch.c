@@ -502,3 +502,30 @@ Test(sw_queue_qdisc, time_average_and_max)
 	cr_assert_eq(s.busy_ns, 1000 * US);
 	cr_assert_eq(s.backlog, 5500ULL);
 }
+
+/* stats --reset starts the counters again and keeps the queue: its bytes,
+ * its clock and the drain remainder the program carries between packets. */
+Test(sw_reset_counters, counters_go_the_queue_stays)
+{
+	struct sw_state s;
+
+	memset(&s, 0, sizeof(s));
+	s.backlog = 30000;
+	s.last_ns = 123456789;
+	s.drain_rem = 777;
+	s.max_backlog = 90000;
+	s.busy_ns = 5;
+	s.area = 6;
+	s.area_rem = 7;
+	s.malformed = 8;
+	s.cls[1].pkts = 9;
+	s.cls[3].dropped = 10;
+	sw_reset_counters(&s, 4);
+	cr_assert_eq(s.backlog, 30000);
+	cr_assert_eq(s.last_ns, 123456789, "the clock is not put back");
+	cr_assert_eq(s.drain_rem, 777);
+	cr_assert_eq(s.max_backlog, 30000, "the maximum starts at the queue as it is");
+	cr_assert_eq(s.busy_ns + s.area + s.area_rem + s.malformed, 0);
+	cr_assert_eq(s.cls[1].pkts + s.cls[3].dropped, 0);
+	cr_assert_eq(s.reset_gen, 4);
+}
