@@ -44,7 +44,8 @@ enum dctcp_stat {
 	DCTCP_STAT_DELIVERED_CE,	/* of which were CE-marked */
 	DCTCP_STAT_CE_FLIPS,		/* receiver: CE state changes */
 	DCTCP_STAT_DELAYED_ACK_FLUSH,	/* receiver: delayed ACK sent before a flip */
-	DCTCP_STAT_NO_ECN,		/* flows without ECN: Reno fallback */
+	DCTCP_STAT_NO_ECN,		/* flows without ECN negotiated */
+	DCTCP_STAT_TO_RENO,		/* of which went to the kernel's reno (Not-ECT) */
 	DCTCP_STAT_MAX,
 };
 

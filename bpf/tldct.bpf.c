@@ -190,7 +190,8 @@ void BPF_PROG(tldct_init, struct sock *sk)
 {
 	struct tldct_ca *ca = inet_csk_ca(sk);
 
-	dctcp_core_init(sk, &ca->core, alpha_on_init);
+	if (!dctcp_core_init(sk, &ca->core, alpha_on_init))
+		return;
 	ca->beta = TLDCT_ONE;
 	ca->gamma = 0;
 }
@@ -278,9 +279,6 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 
 /* ---- sockops: the task id on the SYN, the receiver's view on its ACKs ---- */
 
-#define SOL_TCP			6
-#define TCP_CONGESTION		13
-#define TCP_SAVE_SYN		27
 #define TCPHDR_SYN		0x02
 #define TCPHDR_ACK		0x10
 #define ENOMEM			12	/* asm-generic/errno-base.h */

@@ -48,7 +48,8 @@ _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat")
 	{ "delivered_ce", STAT_COUNTER, "of which CE-marked" }, \
 	{ "ce_flips", STAT_COUNTER, "receiver: CE state changes" }, \
 	{ "delayed_ack_flush", STAT_COUNTER, "receiver: delayed ACK sent before a flip" }, \
-	{ "no_ecn", STAT_COUNTER, "flows without ECN (Reno fallback)" }
+	{ "no_ecn", STAT_COUNTER, "flows without ECN negotiated" }, \
+	{ "to_reno", STAT_COUNTER, "of which went to the kernel's reno (not ECN-capable)" }
 
 static const struct tunable dctcp_tunables[] = {
 	DCTCP_TUNABLES,

@@ -22,6 +22,11 @@
 #define TCP_ECN_DEMAND_CWR	4
 #define TCP_ECN_MODE_ACCECN	16
 
+/* include/uapi/linux/tcp.h, in.h: socket options the programs set */
+#define SOL_TCP			6
+#define TCP_CONGESTION		13
+#define TCP_SAVE_SYN		27
+
 /* include/net/tcp.h: tcp_congestion_ops.flags */
 #define TCP_CONG_NON_RESTRICTED	0x1
 #define TCP_CONG_NEEDS_ECN	0x2

@@ -44,14 +44,31 @@ static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct d
 	ca->old_delivered_ce = tp->delivered_ce;
 }
 
-/* @alpha_on_init in 1/1024 (the tunables' units). */
-static __always_inline void dctcp_core_init(struct sock *sk, struct dctcp_core *ca,
+/*
+ * @alpha_on_init in 1/1024 (the tunables' units).  Returns false when the
+ * flow did not negotiate ECN and went to the kernel's reno: a DCTCP sender
+ * without ECN must not send ECT (RFC 3168: a marking AQM would mark what it
+ * should drop, and no CE would ever be echoed), and only a CC without
+ * TCP_CONG_NEEDS_ECN gets INET_ECN_dontxmit() from the kernel; Linux's
+ * DCTCP likewise hands such a socket to its dctcp-reno ops.  The CC's state
+ * is then not touched (it is reno's now).  Where the switch is refused (a
+ * nested init, -EBUSY) the flow runs as Reno inside the CC, still ECT.
+ */
+static __always_inline bool dctcp_core_init(struct sock *sk, struct dctcp_core *ca,
 					    __u32 alpha_on_init)
 {
+	char reno[8] = "reno";	/* on the stack: writable memory on every kernel */
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	ca->ecn = tcp_ecn_ok(tp) || sk->__sk_common.skc_state == TCP_LISTEN ||
 		  sk->__sk_common.skc_state == TCP_CLOSE;
+	if (!ca->ecn) {
+		ccs_stat_inc(DCTCP_STAT_NO_ECN);
+		if (!bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION, reno, sizeof(reno))) {
+			ccs_stat_inc(DCTCP_STAT_TO_RENO);
+			return false;
+		}
+	}
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ca->alpha = dctcp_alpha_from_1024(alpha_on_init);
 	ca->loss_cwnd = 0;
@@ -62,8 +79,7 @@ static __always_inline void dctcp_core_init(struct sock *sk, struct dctcp_core *
 	ca->ce_state = 0;
 	dctcp_core_reset(tp, ca);
 	CCS_FLOW_INIT(ca);
-	if (!ca->ecn)
-		ccs_stat_inc(DCTCP_STAT_NO_ECN);
+	return true;
 }
 
 /* Once per window (snd_una passed the window's end): fold F into alpha. */

@@ -81,6 +81,34 @@ check_range "stats: ece_acks grew" $(($(ccstat bpf_dctcp ece_acks) - before_ece)
 check_range "stats: alpha_updates grew" $(($(ccstat bpf_dctcp alpha_updates) - before_alpha)) 10 1e12
 check_range "stats: receiver CE flips grew" $(($(ccstat bpf_dctcp ce_flips) - before_flips)) 1 1e12
 
+echo "bpf_dctcp towards a receiver without ECN (cubic): handed to the kernel's reno"
+# RFC 3168: a flow that did not negotiate ECN must not send ECT, or a
+# marking AQM marks what it should drop and no one echoes the mark.
+no_ecn0=$(ccstat bpf_dctcp no_ecn)
+to_reno0=$(ccstat bpf_dctcp to_reno)
+topo_bg d "$TCPXFER" server -C cubic -p 5603 -n 2 >/dev/null
+sleep 0.3
+topo_exec s1 "$TCPXFER" client -c "$IP_D" -p 5603 -C bpf_dctcp -t $SECS >"$TMP/c1.noecn" &
+p1=$!
+topo_exec s2 "$TCPXFER" client -c "$IP_D" -p 5603 -C bpf_dctcp -t $SECS >"$TMP/c2.noecn" &
+p2=$!
+sleep 1
+topo_switch_stats --reset >/dev/null
+wait $p1 $p2
+sleep 0.2
+sw=$(topo_switch_stats)
+for c in c1 c2; do
+	j=$(cat "$TMP/$c.noecn")
+	echo "    $j"
+	check "$c: no ECN, the socket now on reno, every byte intact" \
+		[ "$(jfield "$j" '.cc == "reno" and (.ecn | not) and .pattern_ok and .bytes == .received')" = true ]
+done
+check_range "bpf_dctcp counted both flows without ECN" $(($(ccstat bpf_dctcp no_ecn) - no_ecn0)) 2 2
+check_range "... and handed both to reno" $(($(ccstat bpf_dctcp to_reno) - to_reno0)) 2 2
+echo "    switch: $(jq -c '{pkts,marked,dropped,not_ect_over_k,max_backlog}' <<<"$sw")"
+check_range "packets above K, none ECN-capable" "$(jfield "$sw" .not_ect_over_k)" 1 1e12
+check_range "CE marks (their packets were Not-ECT)" "$(jfield "$sw" .marked)" 0 0
+
 echo "cubic: same network"
 run_pair cubic 5602
 check_clients cubic false	# the kernel default (tcp_ecn=2) does not request ECN
