@@ -7,10 +7,12 @@
  * failure before registration changes nothing; a failure after it undoes
  * the registration and the pins.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,11 +398,52 @@ out:
 
 /* ---- detach ---- */
 
+/*
+ * Named network namespaces (/run/netns) whose default CC is @cc: after the
+ * detach their new sockets still get the unregistered instance (the
+ * default holds it) until the namespace's sysctl changes, so say which.
+ * Namespaces without a name are not seen.
+ */
+static void warn_netns_defaults(const char *cc)
+{
+	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+
+	while (self >= 0 && d && (e = readdir(d))) {
+		char path[512], cur[64];
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (setns(fd, CLONE_NEWNET) == 0) {
+			if (read_line(SYSCTL_CC, cur, sizeof(cur)) == 0 && !strcmp(cur, cc))
+				pr_warn("network namespace %s still defaults to %s: its new sockets get "
+					"the unregistered instance until its "
+					"net.ipv4.tcp_congestion_control changes\n", e->d_name, cc);
+			if (setns(self, CLONE_NEWNET))
+				pr_warn("cannot return to ccload's network namespace: %s\n",
+					strerror(errno));
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	if (self >= 0)
+		close(self);
+}
+
 static int detach_one(const char *cc)
 {
 	char dir[256];
 	int n;
 
+	if (cc_registered(cc))
+		warn_netns_defaults(cc);
 	restore_default(cc);
 	n = kcc_unregister(cc);
 	pin_dir(cc, dir, sizeof(dir));

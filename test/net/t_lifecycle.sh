@@ -92,8 +92,16 @@ topo_node n2
 check "a new network namespace starts with bpf_dctcp" \
 	[ "$(topo_exec n2 sysctl -n net.ipv4.tcp_congestion_control)" = bpf_dctcp ]
 check "a namespace may set it as its default" topo_default_cc h bpf_dctcp
-check "detach restores the previous default ($PREV_DEFAULT)" bash -c \
-	"'$CCLOAD' -q detach bpf_dctcp && [ \"\$(sysctl -n net.ipv4.tcp_congestion_control)\" = '$PREV_DEFAULT' ]"
+"$CCLOAD" -q detach bpf_dctcp 2>"$TMP/detach.err"
+rc=$?
+sed 's/^/    | /' "$TMP/detach.err"
+check_range "detach exits 0" $rc 0 0
+check "detach restores the previous default ($PREV_DEFAULT)" \
+	[ "$(sysctl -n net.ipv4.tcp_congestion_control)" = "$PREV_DEFAULT" ]
+for n in h n2; do
+	check "detach warns that namespace $n still defaults to it" \
+		grep -q "namespace $(topo_ns $n) still defaults to bpf_dctcp" "$TMP/detach.err"
+done
 "$CCLOAD" -q attach bpf_dctcp
 topo_node n3
 check_fails "without --non-restricted a namespace may not default to it" "not permitted" \
