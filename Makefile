@@ -67,7 +67,7 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h 
 $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -DCCS_PRE_6_10 -c $< -o $@
 
-$(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test

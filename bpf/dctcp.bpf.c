@@ -40,13 +40,8 @@ SEC("struct_ops")
 __u32 BPF_PROG(dctcp_ssthresh, struct sock *sk)
 {
 	struct dctcp_core *ca = inet_csk_ca(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
 
-	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
-	ca->loss_cwnd = tp->snd_cwnd;
-	if (!ca->ecn)
-		return dctcp_core_ssthresh_ret(ca, dctcp_loss_ssthresh(tp->snd_cwnd));
-	return dctcp_core_ssthresh_ret(ca, dctcp_ssthresh_of(tp->snd_cwnd, ca->alpha));
+	return dctcp_core_ssthresh(sk, ca, ca->alpha);
 }
 
 SEC("struct_ops")

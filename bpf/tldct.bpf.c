@@ -27,6 +27,8 @@
  * flow, so no peer grows a table beyond its bound.
  */
 #include "dctcp_core.bpf.h"
+#include "group.bpf.h"
+#include "tcpopt.bpf.h"
 #include "tldct.h"
 
 char _license[] SEC("license") = "GPL";
@@ -108,32 +110,22 @@ static __always_inline __u32 now_ms(void)
 }
 
 /* The flow's task entry in @table, made if missing, with @total (the
- * flow's bytes so far) accounted: a flow not counted in this incarnation
- * of the entry joins it with all its bytes (tldct.h: struct tldct_task). */
+ * flow's bytes so far) accounted: all of it when the flow has just joined
+ * this incarnation of the entry (lib/group.bpf.h). */
 static __always_inline void task_update(void *table, const struct tldct_key *key,
-					struct tldct_sk *ts, __u64 total, __u32 new_stat)
+					struct tldct_sk *ts, __u64 total, __u32 made_stat)
 {
-	struct tldct_task *t = bpf_map_lookup_elem(table, key);
+	struct tldct_task fresh = {}, *t;
+	bool joined;
 
-	if (!t) {
-		struct tldct_task fresh = { .gen = bpf_get_prandom_u32() | 1 };
-
-		/* another flow of the task may make it meanwhile: fine */
-		if (!bpf_map_update_elem(table, key, &fresh, BPF_NOEXIST))
-			ccs_stat_inc(new_stat);
-		t = bpf_map_lookup_elem(table, key);
-		if (!t)
-			return;
-	}
-	if (ts->gen != t->gen) {
-		if (ts->gen)
-			ccs_stat_inc(TLDCT_STAT_REJOINED);
-		__sync_fetch_and_add(&t->flows, 1);
+	t = (void *)ccs_group_join(table, key, &fresh, &ts->gen, &joined, made_stat,
+				   TLDCT_STAT_REJOINED);
+	if (!t)
+		return;
+	if (joined)
 		__sync_fetch_and_add(&t->bytes, total);
-		ts->gen = t->gen;
-	} else if (total != ts->counted) {
+	else if (total != ts->counted)
 		__sync_fetch_and_add(&t->bytes, total - ts->counted);
-	}
 	ts->counted = total;
 }
 
@@ -142,16 +134,11 @@ static __always_inline void task_update(void *table, const struct tldct_key *key
 static __always_inline void task_leave(void *table, const struct tldct_key *key,
 				       struct tldct_sk *ts, __u64 total)
 {
-	struct tldct_task *t = bpf_map_lookup_elem(table, key);
+	struct tldct_task *t = (void *)ccs_group_of(table, key, ts->gen);
 
-	if (t && ts->gen && t->gen == ts->gen) {
-		if (total != ts->counted)
-			__sync_fetch_and_add(&t->bytes, total - ts->counted);
-		__sync_fetch_and_add(&t->flows, -1);
-		if (!*(volatile __u32 *)&t->flows)
-			bpf_map_delete_elem(table, key);
-	}
-	ts->gen = 0;
+	if (t && total != ts->counted)
+		__sync_fetch_and_add(&t->bytes, total - ts->counted);
+	ccs_group_leave(table, key, t ? &t->grp : NULL, &ts->gen);
 }
 
 /* Once per window: S_t and n of the flow's task, then beta and gamma. */
@@ -173,9 +160,9 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 			s_t = tldct_feedback_bytes_max(ts->fb);
 			n = tldct_feedback_n(ts->fb);
 			src = TLDCT_STAT_VIEW_REMOTE;
-		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &key)) && t->flows) {
+		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &key)) && t->grp.members) {
 			s_t = t->bytes;
-			n = t->flows;
+			n = t->grp.members;
 			src = TLDCT_STAT_VIEW_LOCAL;
 		}
 	}
@@ -216,16 +203,12 @@ SEC("struct_ops")
 __u32 BPF_PROG(tldct_ssthresh, struct sock *sk)
 {
 	struct tldct_ca *ca = inet_csk_ca(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
 
-	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
-	ca->core.loss_cwnd = tp->snd_cwnd;
-	if (!ca->core.ecn)
-		return dctcp_core_ssthresh_ret(&ca->core, dctcp_loss_ssthresh(tp->snd_cwnd));
-	ccs_stat_set(TLDCT_STAT_BETA, ca->beta);
-	ccs_stat_set(TLDCT_STAT_GAMMA, ca->gamma);
-	return dctcp_core_ssthresh_ret(&ca->core, tldct_ssthresh_of(tp->snd_cwnd, ca->core.alpha,
-								    ca->beta, ca->gamma));
+	if (ca->core.ecn) {
+		ccs_stat_set(TLDCT_STAT_BETA, ca->beta);
+		ccs_stat_set(TLDCT_STAT_GAMMA, ca->gamma);
+	}
+	return dctcp_core_ssthresh(sk, &ca->core, tldct_p(ca->core.alpha, ca->beta, ca->gamma));
 }
 
 SEC("struct_ops")
@@ -279,95 +262,28 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 
 /* ---- sockops: the task id on the SYN, the receiver's view on its ACKs ---- */
 
-#define TCPHDR_SYN		0x02
-#define TCPHDR_ACK		0x10
-#define ENOMEM			12	/* asm-generic/errno-base.h */
-#define EINVAL			22
-#define ENOSPC			28
-#define IPPROTO_TCP		6
-#define AF_INET6		10
-#define PAGE_SIZE		4096	/* the kernel's limit on what a sockopt program sees */
-
-struct tldct_opt {		/* kind 253, len, ExID, value (tldct.h) */
-	__u8 kind;
-	__u8 len;
-	__u8 exid[2];
-	__u8 val[8];		/* SYN: task id (8); ACK: feedback (4) */
-};
-
-/* Only sockets whose CC is bpf_tldct take part (sockops runs for every TCP
- * socket of the host): the listener, or the connecting socket. */
-static __always_inline bool is_tldct(struct bpf_sock_ops *skops)
-{
-	char cc[16] = {};
-
-	if (bpf_getsockopt(skops, SOL_TCP, TCP_CONGESTION, cc, sizeof(cc)))
-		return false;
-	return cc[0] == 'b' && cc[1] == 'p' && cc[2] == 'f' && cc[3] == '_' && cc[4] == 't' &&
-	       cc[5] == 'l' && cc[6] == 'd' && cc[7] == 'c' && cc[8] == 't' && !cc[9];
-}
-
-static __always_inline void set_cb_flags(struct bpf_sock_ops *skops, __u32 add, __u32 clear)
-{
-	bpf_sock_ops_cb_flags_set(skops, (skops->bpf_sock_ops_cb_flags | add) & ~clear);
-}
-
 /* Our option in the segment (or the SYN), @len bytes with the value in
- * @o->val; -1 if absent, -2 if one of ours has a bad length. */
-static __always_inline int load_opt(struct bpf_sock_ops *skops, struct tldct_opt *o,
+ * @o->val; -1 if absent, -2 if one of ours has a bad length (counted). */
+static __always_inline int load_opt(struct bpf_sock_ops *skops, struct ccs_expopt *o,
 				    __u32 len, __u64 flags)
 {
-	int ret;
+	int ret = ccs_expopt_load(skops, o, TLDCT_OPT_KIND, TLDCT_OPT_EXID, len, flags);
 
-	__builtin_memset(o, 0, sizeof(*o));
-	o->kind = TLDCT_OPT_KIND;
-	o->len = 4;		/* search by kind and the 2-byte ExID */
-	o->exid[0] = TLDCT_OPT_EXID >> 8;
-	o->exid[1] = TLDCT_OPT_EXID & 0xff;
-	ret = bpf_load_hdr_opt(skops, o, sizeof(*o), flags);
-	/* absent: no such option (-ENOMSG), no saved SYN (-ENOENT: another
-	 * listener, or SYN cookies), ...; longer than ours (-ENOSPC) is bad */
-	if (ret < 0 && ret != -ENOSPC)
-		return -1;
-	if (ret != (int)len || o->len != len) {
+	if (ret == -2)
 		ccs_stat_inc(TLDCT_STAT_OPT_BAD);
-		return -2;
-	}
-	return 0;
-}
-
-static __always_inline __u64 be_load(const __u8 *p, int n)
-{
-	__u64 v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static __always_inline void be_store(__u8 *p, __u64 v, int n)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = v & 0xff;
+	return ret;
 }
 
 static __always_inline int store_opt(struct bpf_sock_ops *skops, __u64 val, __u32 len)
 {
-	struct tldct_opt o = {
-		.kind = TLDCT_OPT_KIND,
-		.len = len,
-		.exid = { TLDCT_OPT_EXID >> 8, TLDCT_OPT_EXID & 0xff },
-	};
-
-	be_store(o.val, val, len - 4);
-	return bpf_store_hdr_opt(skops, &o, len, 0);
+	return ccs_expopt_store(skops, TLDCT_OPT_KIND, TLDCT_OPT_EXID, val, len);
 }
 
-/* Receiver: fold what arrived since the last ACK into the task's S_t and
- * put the task's view on this ACK. */
+static __always_inline bool is_tldct(struct bpf_sock_ops *skops)
+{
+	return ccs_sockops_cc_is(skops, "bpf_tldct");
+}
+
 /* The receiver's entry for a flow: the task id its SYN named, scoped by
  * the sender's address, so no peer can name (or collide with) another
  * peer's task.  IPv4 as v4-mapped IPv6. */
@@ -393,6 +309,8 @@ static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *
 	}
 }
 
+/* Receiver: fold what arrived since the last ACK into the task's S_t and
+ * put the task's view on this ACK. */
 static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf_sock *bsk,
 					  struct tldct_sk *ts)
 {
@@ -402,7 +320,7 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 	rx_key(bsk, ts, &key);
 	task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	t = bpf_map_lookup_elem(&tldct_rx_tasks, &key);
-	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->flows), TLDCT_OPT_ACK_LEN))
+	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->grp.members), TLDCT_OPT_ACK_LEN))
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
 }
 
@@ -411,7 +329,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 {
 	struct bpf_sock *bsk = skops->sk;
 	struct tldct_key key;
-	struct tldct_opt o;
+	struct ccs_expopt o;
 	struct tldct_sk *ts;
 	struct sock *sk;
 	int one = 1;
@@ -423,7 +341,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		/* keep the SYN for PASSIVE_ESTABLISHED, and see its options */
 		if (is_tldct(skops)) {
 			bpf_setsockopt(skops, SOL_TCP, TCP_SAVE_SYN, &one, sizeof(one));
-			set_cb_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+			ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
 		}
 		break;
 	case BPF_SOCK_OPS_TCP_CONNECT_CB:
@@ -433,15 +351,15 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts = tldct_sk_of(sk);
 		if (ts && ts->task)
-			set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-					    BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+			ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+						    BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
 		/* SYN done: stop writing options, on the sockets we asked it of
 		 * only (another sockops program may want them on its own) */
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
 		if (ts && ts->task && is_tldct(skops))
-			set_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
+			ccs_sockops_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
 		/* receiver (a bpf_tldct listener's flow): never a sender of a
@@ -455,16 +373,16 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
 			break;
 		ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
-		ts->task = be_load(o.val, 8);
+		ts->task = ccs_be_load(o.val, 8);
 		if (!ts->task)
 			break;
 		ts->flags |= TLDCT_SK_RX;
 		rx_key(bsk, ts, &key);
 		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
-		set_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
+		ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
-		if ((skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN)
+		if (ccs_sockops_is_syn(skops))
 			bpf_reserve_hdr_opt(skops, TLDCT_OPT_SYN_LEN, 0);
 		else if (!(skops->skb_tcp_flags & TCPHDR_SYN))
 			bpf_reserve_hdr_opt(skops, TLDCT_OPT_ACK_LEN, 0);
@@ -473,7 +391,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
 		if (!ts || !ts->task)
 			break;
-		if ((skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN) {
+		if (ccs_sockops_is_syn(skops)) {
 			if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
 				ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
 		} else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX)) {
@@ -486,7 +404,7 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		if (!ts || !ts->task || (ts->flags & TLDCT_SK_PEER) ||
 		    load_opt(skops, &o, TLDCT_OPT_ACK_LEN, 0))
 			break;
-		ts->fb = be_load(o.val, 4);
+		ts->fb = ccs_be_load(o.val, 4);
 		ts->fb_ms = now_ms();
 		ts->flags |= TLDCT_SK_FEEDBACK;
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);

@@ -31,6 +31,7 @@
 #define CCSUITE_TLDCT_H
 
 #include "dctcp.h"
+#include "group.h"
 
 #define TLDCT_ONE		1024U	/* 1.0 for beta, gamma and scales */
 
@@ -199,17 +200,11 @@ struct tldct_sk {
  * bytes under another task; ENOPROTOOPT when bpf_tldct is not attached. */
 #define TLDCT_TCP_TASK		0xCC7D
 
-/*
- * A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks).  gen
- * (random, nonzero) names the entry's incarnation: a flow counted in an
- * entry that was evicted from the full LRU table, or deleted and made
- * again, finds another gen (or none) and joins afresh with all its bytes,
- * so a table heals on each flow's next update.
- */
+/* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks), a
+ * group table entry (lib/group.h): the task's live flows and S_t. */
 struct tldct_task {
+	struct ccs_group grp;	/* grp.members: n */
 	__u64 bytes;		/* S_t */
-	__u32 flows;		/* n */
-	__u32 gen;
 };
 
 /* A task table's key: the task id, and on the receiver the sender's

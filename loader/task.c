@@ -216,10 +216,10 @@ static int list_table(const char *name, const char *side, int json, int *first)
 				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"peer\":\"%s\","
 				       "\"bytes\":%" PRIu64 ",\"flows\":%u}", *first ? "" : ",", side,
 				       (uint64_t)keys[i].task, peer, (uint64_t)vals[i].bytes,
-				       vals[i].flows);
+				       vals[i].grp.members);
 			else
 				printf("%20" PRIu64 " %14" PRIu64 " %6u %s\n", (uint64_t)keys[i].task,
-				       (uint64_t)vals[i].bytes, vals[i].flows, peer);
+				       (uint64_t)vals[i].bytes, vals[i].grp.members, peer);
 			*first = 0;
 		}
 	}

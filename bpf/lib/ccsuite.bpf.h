@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared BPF-side helpers for ccsuite congestion controls: socket casts,
- * kernel constants that are #defines (so absent from vmlinux.h), the
+ * TCP helpers the kernel has as inlines, kernel-version differences, the
  * per-CPU stats map and its accessors.
  */
 #ifndef CCSUITE_BPF_H
@@ -12,24 +12,9 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include "kdefs.bpf.h"
 #include "stats.h"
 #include "tcp_cc.h"
-
-/* include/linux/tcp.h: tp->ecn_flags bits (RFC 3168 mode is bit 0 on every
- * kernel; 6.18 renamed TCP_ECN_OK to TCP_ECN_MODE_RFC3168 and added AccECN). */
-#define TCP_ECN_OK		1
-#define TCP_ECN_QUEUE_CWR	2
-#define TCP_ECN_DEMAND_CWR	4
-#define TCP_ECN_MODE_ACCECN	16
-
-/* include/uapi/linux/tcp.h, in.h: socket options the programs set */
-#define SOL_TCP			6
-#define TCP_CONGESTION		13
-#define TCP_SAVE_SYN		27
-
-/* include/net/tcp.h: tcp_congestion_ops.flags */
-#define TCP_CONG_NON_RESTRICTED	0x1
-#define TCP_CONG_NEEDS_ECN	0x2
 
 /* Each argument is evaluated once, as the kernel's min()/max(): an argument
  * with side effects (bbr's full-bw step) must not run twice. */
@@ -105,14 +90,6 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 #define CCS_CAN_WRITE_APP_LIMITED 1
 #define CCS_ACK_FLAG(prev_una) (flag)
 #endif
-
-/* net/ipv4/tcp_input.c: the ACK flags cong_control() looks at */
-#define FLAG_DATA_ACKED		0x04
-#define FLAG_SYN_ACKED		0x10
-#define FLAG_DATA_SACKED	0x20
-#define FLAG_SND_UNA_ADVANCED	0x400
-#define FLAG_ACKED		(FLAG_DATA_ACKED | FLAG_SYN_ACKED)
-#define FLAG_FORWARD_PROGRESS	(FLAG_ACKED | FLAG_DATA_SACKED)
 
 /* Before 6.10: the flags from what the ACK did (@prev_una: snd_una after
  * the previous ACK), as far as cong_control() needs them. */

@@ -100,11 +100,20 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
 	ccs_stat_add(DCTCP_STAT_DELIVERED_CE, delivered_ce);
 }
 
-/* ssthresh() returns through this: the value is kept for ccs_ret_repair(). */
-static __always_inline __u32 dctcp_core_ssthresh_ret(struct dctcp_core *ca, __u32 ssthresh)
+/*
+ * ssthresh(): with ECN, the window cut by @p, the fraction of a window a
+ * DCTCP-style CC gives back (alpha/2 for DCTCP itself, DCTCP_ALPHA_ONE =
+ * all of it); without, Reno's halving.  The result is kept for
+ * ccs_ret_repair().
+ */
+static __always_inline __u32 dctcp_core_ssthresh(struct sock *sk, struct dctcp_core *ca, __u32 p)
 {
-	ca->ssthresh = ssthresh;
-	return ssthresh;
+	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
+
+	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
+	ca->loss_cwnd = cwnd;
+	ca->ssthresh = ca->ecn ? dctcp_ssthresh_of(cwnd, p) : dctcp_loss_ssthresh(cwnd);
+	return ca->ssthresh;
 }
 
 /*
@@ -143,7 +152,8 @@ static __always_inline void dctcp_core_react_to_loss(struct sock *sk, struct dct
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	ca->loss_cwnd = tp->snd_cwnd;
-	tp->snd_ssthresh = dctcp_core_ssthresh_ret(ca, dctcp_loss_ssthresh(tp->snd_cwnd));
+	ca->ssthresh = dctcp_loss_ssthresh(tp->snd_cwnd);
+	tp->snd_ssthresh = ca->ssthresh;
 }
 
 static __always_inline void dctcp_core_set_state(struct sock *sk, struct dctcp_core *ca,

@@ -16,23 +16,18 @@
  *
  * The option space keeps its size, so the rest of the header parses as
  * before, and the TCP checksum is fixed.  Anything else passes untouched.
- * It reads the headers in place: those of locally sent segments are in the
+ * It walks the options in place: those of locally sent segments are in the
  * linear part.  The test runs it on crafted frames too (BPF_PROG_TEST_RUN).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include "parse.bpf.h"
 #include "tldct.h"
 
 char _license[] SEC("license") = "GPL";
 
-#define TC_ACT_OK	0
-#define ETH_P_IP	0x0800
-#define IP_MF		0x2000
-#define IP_OFFSET	0x1FFF
-#define TCPOPT_EOL	0
-#define TCPOPT_NOP	1
-#define TCP_OPT_SPACE	40	/* at most, after the 20-byte header */
+#define TCP_OPT_SPACE	MAX_TCP_OPTION_SPACE	/* after the 20-byte header */
 
 enum mode { ACK_BADLEN, ACK_MAX, ACK_N0, SYN_BADLEN, SYN_RANDOM };
 
@@ -93,32 +88,25 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
 	bool on_syn = mode == SYN_BADLEN || mode == SYN_RANDOM;
 	__u32 len = on_syn ? TLDCT_OPT_SYN_LEN : TLDCT_OPT_ACK_LEN;
-	struct ethhdr *eth = data;
 	__u8 old[TLDCT_OPT_SYN_LEN] = {}, new[TLDCT_OPT_SYN_LEN];	/* ACK: 8 used */
-	struct tcphdr *tcp;
-	struct iphdr *ip;
+	struct ccs_pkt p;
 	__u32 l4, toff;
+	__u8 *opts;
 	__u64 task;
 	int off, i;
 
-	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
-		return TC_ACT_OK;
-	ip = (void *)(eth + 1);
-	if ((void *)(ip + 1) > data_end || ip->protocol != IPPROTO_TCP || ip->ihl < 5 ||
-	    (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET)))
-		return TC_ACT_OK;
-	l4 = sizeof(*eth) + ip->ihl * 4;
-	tcp = data + l4;
-	if ((void *)(tcp + 1) > data_end || tcp->doff < 5)
+	if (ccs_parse(skb, &p) != CCS_PKT_IP || p.v6 || !p.tcp)
 		return TC_ACT_OK;
 	/* the task rides on the sender's SYN, the view on the receiver's
 	 * segments after its SYN-ACK */
-	if (on_syn ? !tcp->syn || tcp->ack : tcp->syn)
+	if (on_syn ? !p.th.syn || p.th.ack : p.th.syn)
 		return TC_ACT_OK;
-	off = find_opt((__u8 *)(tcp + 1), data_end, tcp->doff * 4 - sizeof(*tcp), len);
+	l4 = p.l4_off & 0xff;	/* <= 14 + 8 + 60: a bound the verifier can use */
+	opts = data + l4 + sizeof(struct tcphdr);
+	off = find_opt(opts, data_end, p.th.doff * 4 - sizeof(struct tcphdr), len);
 	if (off < 0)
 		return TC_ACT_OK;
-	toff = sizeof(*tcp) + off;
+	toff = sizeof(struct tcphdr) + off;
 	if (bpf_skb_load_bytes(skb, l4 + toff, old, len))
 		return TC_ACT_OK;
 	__builtin_memcpy(new, old, sizeof(new));
