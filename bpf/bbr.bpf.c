@@ -26,15 +26,7 @@
 char _license[] SEC("license") = "GPL";
 
 /* Tunables (ccload attach bpf_bbr --set name=value), Linux's defaults. */
-const volatile __u32 high_gain = BBR_UNIT * 2885 / 1000 + 1;	/* STARTUP: 2/ln2 */
-const volatile __u32 drain_gain = BBR_UNIT * 1000 / 2885;	/* DRAIN: ln2/2 */
-const volatile __u32 cwnd_gain = BBR_UNIT * 2;			/* PROBE_BW cwnd */
-const volatile __u32 probe_up_gain = BBR_UNIT * 5 / 4;		/* cycle phase 0 */
-const volatile __u32 probe_down_gain = BBR_UNIT * 3 / 4;	/* cycle phase 1 */
-const volatile __u32 min_rtt_win_ms = 10000;			/* PROBE_RTT interval */
-const volatile __u32 probe_rtt_mode_ms = 200;			/* PROBE_RTT length */
-const volatile __u32 pacing_margin_pct = 1;			/* pace below bw */
-const volatile __u32 extra_acked_gain = BBR_UNIT;		/* ACK aggregation */
+BBR_TUNABLES(CCS_TUNABLE_RODATA)
 
 #define BW_RTTS			(BBR_CYCLE_LEN + 2)	/* bw filter window, rounds */
 #define CYCLE_RAND		7

@@ -17,9 +17,8 @@
 char _license[] SEC("license") = "GPL";
 
 /* Tunables (ccload attach bpf_dctcp --set name=value), fixed at load. */
-const volatile __u32 shift_g = 4;			/* g = 1 / 2^shift_g */
-const volatile __u32 alpha_on_init = DCTCP_MAX_ALPHA;	/* 1/1024 units; start cautious */
-const volatile __u32 clamp_alpha_on_loss = 0;		/* alpha := 1 after RTO */
+DCTCP_TUNABLES(CCS_TUNABLE_RODATA)
+DCTCP_ONLY_TUNABLES(CCS_TUNABLE_RODATA)
 
 /* icsk_ca_priv is 13 u64 on every supported kernel. */
 _Static_assert(sizeof(struct dctcp_core) <= 13 * sizeof(__u64), "ca state too big");

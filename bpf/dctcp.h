@@ -19,6 +19,7 @@
 #define CCSUITE_DCTCP_H
 
 #include "stats.h"
+#include "tunables.h"
 
 #define DCTCP_ALPHA_SHIFT	20
 #define DCTCP_ALPHA_ONE		(1U << DCTCP_ALPHA_SHIFT)
@@ -38,16 +39,39 @@ static inline __u32 dctcp_alpha_to_1024(__u32 alpha)
 }
 
 /* Stats slots of bpf_dctcp, after the common ones (bpf/lib/stats.h). */
+/* DCTCP's stats, which bpf_tldct has as well (lib/stats.h). */
+#define DCTCP_STATS(X, P)							\
+	X(P, ALPHA_UPDATES, alpha_updates, COUNTER, "once-per-window alpha updates")	\
+	X(P, DELIVERED, delivered, COUNTER, "packets delivered (summed per window)")	\
+	X(P, DELIVERED_CE, delivered_ce, COUNTER, "of which CE-marked")		\
+	X(P, CE_FLIPS, ce_flips, COUNTER, "receiver: CE state changes")		\
+	X(P, DELAYED_ACK_FLUSH, delayed_ack_flush, COUNTER,			\
+	  "receiver: delayed ACK sent before a flip")				\
+	X(P, NO_ECN, no_ecn, COUNTER, "flows without ECN negotiated")		\
+	X(P, TO_RENO, to_reno, COUNTER,						\
+	  "of which went to the kernel's reno (not ECN-capable)")
+
 enum dctcp_stat {
-	DCTCP_STAT_ALPHA_UPDATES = CCS_STAT_ALGO,	/* once-per-window updates */
-	DCTCP_STAT_DELIVERED,		/* packets delivered, summed per window */
-	DCTCP_STAT_DELIVERED_CE,	/* of which were CE-marked */
-	DCTCP_STAT_CE_FLIPS,		/* receiver: CE state changes */
-	DCTCP_STAT_DELAYED_ACK_FLUSH,	/* receiver: delayed ACK sent before a flip */
-	DCTCP_STAT_NO_ECN,		/* flows without ECN negotiated */
-	DCTCP_STAT_TO_RENO,		/* of which went to the kernel's reno (Not-ECT) */
+	DCTCP_STAT__BASE = CCS_STAT_ALGO - 1,
+	DCTCP_STATS(CCS_STAT_ENUM, DCTCP)
 	DCTCP_STAT_MAX,
 };
+
+/*
+ * Tunables (ccload attach ... --set name=value), listed once: the BPF
+ * object's `const volatile` defaults and ccload's registry come from the
+ * list (lib/tunables.h).  X(name, kind, min, max, default, help).
+ * DCTCP's own, which bpf_tldct has as well, then bpf_dctcp's only one.
+ */
+#define DCTCP_TUNABLES(X)							\
+	X(shift_g, UINT, 0, DCTCP_MAX_SHIFT_G, 4,				\
+	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)")		\
+	X(alpha_on_init, UINT, 0, DCTCP_MAX_ALPHA, DCTCP_MAX_ALPHA,		\
+	  "initial alpha in 1/1024 units (1024 = start cautious)")
+#define DCTCP_ONLY_TUNABLES(X)							\
+	X(clamp_alpha_on_loss, BOOL, 0, 1, 0,					\
+	  "set alpha to 1 after a retransmission timeout")
+
 
 /*
  * One once-per-window update: decay by g (at least 1 unit, so alpha reaches

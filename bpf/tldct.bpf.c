@@ -34,15 +34,8 @@
 char _license[] SEC("license") = "GPL";
 
 /* Tunables (ccload attach bpf_tldct --set name=value), fixed at load. */
-const volatile __u32 shift_g = 4;			/* DCTCP's g = 1 / 2^shift_g */
-const volatile __u32 alpha_on_init = DCTCP_MAX_ALPHA;	/* 1/1024 */
-const volatile __u32 task_min_kb = 47;			/* beta's ramp, KB */
-const volatile __u32 task_max_kb = 100;
-const volatile __u32 beta_min = TLDCT_ONE / 2;		/* 1/1024 */
-const volatile __u32 beta_max = TLDCT_ONE * 3 / 2;
-const volatile __u32 grow_min = TLDCT_ONE / 2;		/* growth scale clamp, 1/1024 */
-const volatile __u32 grow_max = TLDCT_ONE * 2;
-const volatile __u32 use_feedback = 1;			/* 0: local table only */
+DCTCP_TUNABLES(CCS_TUNABLE_RODATA)
+TLDCT_TUNABLES(CCS_TUNABLE_RODATA)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);

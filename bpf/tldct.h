@@ -216,23 +216,47 @@ struct tldct_key {
 
 #define TLDCT_MAX_TASKS		4096	/* entries per table (LRU) */
 
-/* Stats slots of bpf_tldct: bpf_dctcp's, then its own. */
+/* Stats of bpf_tldct: bpf_dctcp's (DCTCP_STATS), then these. */
+#define TLDCT_STATS(X, P)							\
+	X(P, SYN_OPT_TX, syn_opt_tx, COUNTER, "SYNs sent with a task id")	\
+	X(P, SYN_OPT_RX, syn_opt_rx, COUNTER, "receiver: flows that arrived with a task id")	\
+	X(P, ACK_OPT_TX, ack_opt_tx, COUNTER, "receiver: ACKs sent with the task's S_t and n")	\
+	X(P, ACK_OPT_RX, ack_opt_rx, COUNTER, "sender: ACKs whose S_t and n were taken")	\
+	X(P, OPT_BAD, opt_bad, COUNTER, "options of ours with a bad length, ignored")	\
+	X(P, RX_TASKS_NEW, rx_tasks_new, COUNTER, "receiver: task entries created")	\
+	X(P, REJOINED, rejoined, COUNTER,					\
+	  "flows that joined their task's entry again (evicted from a full table)")	\
+	X(P, LOCAL_TASKS_NEW, local_tasks_new, COUNTER, "sender: local task entries created")	\
+	X(P, VIEW_REMOTE, view_remote, COUNTER,					\
+	  "windows whose beta, gamma came from the receiver's view")		\
+	X(P, VIEW_LOCAL, view_local, COUNTER,					\
+	  "windows whose beta, gamma came from the local task table")		\
+	X(P, VIEW_NO_TASK, view_no_task, COUNTER, "windows of flows without a task (a task of one)")	\
+	X(P, BETA, beta, GAUGE, "beta at the last window cut (1/1024, largest over CPUs)")	\
+	X(P, GAMMA, gamma, GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)")
+
 enum tldct_stat {
-	TLDCT_STAT_SYN_OPT_TX = DCTCP_STAT_MAX,	/* SYNs sent with a task id */
-	TLDCT_STAT_SYN_OPT_RX,		/* receiver: flows that arrived with one */
-	TLDCT_STAT_ACK_OPT_TX,		/* receiver: ACKs sent with S_t, n */
-	TLDCT_STAT_ACK_OPT_RX,		/* sender: ACKs whose S_t, n were taken */
-	TLDCT_STAT_OPT_BAD,		/* options of our ExID with a bad length */
-	TLDCT_STAT_RX_TASKS_NEW,	/* receiver: task entries created */
-	TLDCT_STAT_REJOINED,		/* flows that joined their task's entry again
-					 * (evicted from a full table, or made anew) */
-	TLDCT_STAT_LOCAL_TASKS_NEW,	/* sender: local task entries created */
-	TLDCT_STAT_VIEW_REMOTE,		/* windows that took the receiver's view */
-	TLDCT_STAT_VIEW_LOCAL,		/* windows that took the local task table */
-	TLDCT_STAT_VIEW_NO_TASK,		/* windows of taskless flows: a task of one */
-	TLDCT_STAT_BETA,		/* gauge: beta of the last cut (1/1024) */
-	TLDCT_STAT_GAMMA,		/* gauge: gamma of the last cut (1/1024) */
+	TLDCT_STAT__BASE = DCTCP_STAT_MAX - 1,
+	TLDCT_STATS(CCS_STAT_ENUM, TLDCT)
 	TLDCT_STAT_MAX,
 };
+
+/* Tunables of bpf_tldct: DCTCP_TUNABLES, then these (lib/tunables.h). */
+#define TLDCT_FACTOR(X, name, def, help) X(name, UINT, 1, 4096, def, help)
+#define TLDCT_TUNABLES(X)							\
+	X(task_min_kb, UINT, 0, 1U << 24, 47,					\
+	  "beta is beta_min for tasks smaller than this (KB)")			\
+	X(task_max_kb, UINT, 0, 1U << 24, 100,					\
+	  "beta is beta_max for tasks from this size on (KB)")			\
+	TLDCT_FACTOR(X, beta_min, TLDCT_ONE / 2,				\
+		     "task-size factor of small tasks in 1/1024 (512 = 0.5)")	\
+	TLDCT_FACTOR(X, beta_max, TLDCT_ONE * 3 / 2,				\
+		     "task-size factor of large tasks in 1/1024 (1536 = 1.5)")	\
+	TLDCT_FACTOR(X, grow_min, TLDCT_ONE / 2,				\
+		     "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024")	\
+	TLDCT_FACTOR(X, grow_max, TLDCT_ONE * 2, "upper clamp of the growth scale, 1/1024")	\
+	X(use_feedback, BOOL, 0, 1, 1,						\
+	  "use the receiver's S_t and n when it sends them (0: the local task table only)")
+
 
 #endif /* CCSUITE_TLDCT_H */

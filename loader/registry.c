@@ -20,44 +20,28 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct stat_desc common_stats[] = {
-	[CCS_STAT_FLOWS_INIT]	    = { "flows_init", STAT_COUNTER, "flows that started using the CC" },
-	[CCS_STAT_FLOWS_RELEASE]    = { "flows_release", STAT_COUNTER, "flows that stopped using the CC" },
-	[CCS_STAT_ACKS]		    = { "acks", STAT_COUNTER, "ACK events" },
-	[CCS_STAT_CWND_REDUCTIONS]  = { "cwnd_reductions", STAT_COUNTER, "window reductions (ssthresh calls)" },
-	[CCS_STAT_ECE_ACKS]	    = { "ece_acks", STAT_COUNTER, "ACKs with ECN-Echo" },
-	[CCS_STAT_RTO]		    = { "rto", STAT_COUNTER, "retransmission timeouts" },
-	[CCS_STAT_UNDO]		    = { "undo", STAT_COUNTER, "spurious reductions undone" },
-	[CCS_STAT_BAD_RET]	    = { "bad_ret_fixed", STAT_COUNTER,
-					"corrupted ssthresh()/undo_cwnd() results the kernel took, put right" },
-};
+/* Entries from the lists in bpf/<algo>.h (lib/stats.h, lib/tunables.h). */
+#define STAT_DESC(P, id, name, kind, help) \
+	[P##_STAT_##id - CCS_STAT_ALGO] = { #name, STAT_##kind, help },
+#define COMMON_STAT_DESC(P, id, name, kind, help) [P##_STAT_##id] = { #name, STAT_##kind, help },
+#define TUNABLE_DESC(name, kind, lo, hi, def, help) { #name, TUN_##kind, lo, hi, help },
+/* a default outside its own range is a bug in the list */
+#define TUNABLE_CHECK(name, kind, lo, hi, def, help) \
+	_Static_assert((uint64_t)(def) - (lo) <= (uint64_t)(hi) - (lo), #name "'s default is out of range");
+
+const struct stat_desc common_stats[] = { CCS_COMMON_STATS(COMMON_STAT_DESC, CCS) };
 const size_t n_common_stats = N(common_stats);
 _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
 
 /* ---- bpf_dctcp ---- */
 
-/* DCTCP's tunables and stats, which bpf_tldct has as well. */
-#define DCTCP_TUNABLES \
-	{ "shift_g", TUN_UINT, 0, DCTCP_MAX_SHIFT_G, \
-	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)" }, \
-	{ "alpha_on_init", TUN_UINT, 0, DCTCP_MAX_ALPHA, \
-	  "initial alpha in 1/1024 units (1024 = start cautious)" }
-#define DCTCP_STATS \
-	{ "alpha_updates", STAT_COUNTER, "once-per-window alpha updates" }, \
-	{ "delivered", STAT_COUNTER, "packets delivered (summed per window)" }, \
-	{ "delivered_ce", STAT_COUNTER, "of which CE-marked" }, \
-	{ "ce_flips", STAT_COUNTER, "receiver: CE state changes" }, \
-	{ "delayed_ack_flush", STAT_COUNTER, "receiver: delayed ACK sent before a flip" }, \
-	{ "no_ecn", STAT_COUNTER, "flows without ECN negotiated" }, \
-	{ "to_reno", STAT_COUNTER, "of which went to the kernel's reno (not ECN-capable)" }
-
+DCTCP_TUNABLES(TUNABLE_CHECK)
+DCTCP_ONLY_TUNABLES(TUNABLE_CHECK)
 static const struct tunable dctcp_tunables[] = {
-	DCTCP_TUNABLES,
-	{ "clamp_alpha_on_loss", TUN_BOOL, 0, 1,
-	  "set alpha to 1 after a retransmission timeout" },
+	DCTCP_TUNABLES(TUNABLE_DESC)
+	DCTCP_ONLY_TUNABLES(TUNABLE_DESC)
 };
-
-static const struct stat_desc dctcp_stats[] = { DCTCP_STATS };
+static const struct stat_desc dctcp_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP) };
 _Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
 
 static const struct algo algo_dctcp = {
@@ -73,33 +57,9 @@ static const struct algo algo_dctcp = {
 
 /* ---- bpf_bbr ---- */
 
-#define GAIN(name, help) { name, TUN_UINT, 1, 1023, help }
-static const struct tunable bbr_tunables[] = {
-	GAIN("high_gain", "STARTUP pacing and cwnd gain in 1/256 (739 = 2/ln2)"),
-	GAIN("drain_gain", "DRAIN pacing gain in 1/256 (88 = ln2/2)"),
-	GAIN("cwnd_gain", "PROBE_BW cwnd gain in 1/256 (512 = 2)"),
-	GAIN("probe_up_gain", "PROBE_BW probing phase pacing gain in 1/256 (320 = 5/4)"),
-	GAIN("probe_down_gain", "PROBE_BW draining phase pacing gain in 1/256 (192 = 3/4)"),
-	{ "min_rtt_win_ms", TUN_UINT, 100, 600000,
-	  "min_rtt window: PROBE_RTT when it was not refreshed this long (ms)" },
-	{ "probe_rtt_mode_ms", TUN_UINT, 0, 10000, "time at 4 packets in PROBE_RTT (ms; 0 = never)" },
-	{ "pacing_margin_pct", TUN_UINT, 0, 10, "pace this many percent below the bw estimate" },
-	GAIN("extra_acked_gain", "ACK-aggregation allowance gain in 1/256 (256 = 1)"),
-};
-
-static const struct stat_desc bbr_stats[] = {
-	{ "enter_startup", STAT_COUNTER, "flows entering STARTUP" },
-	{ "enter_drain", STAT_COUNTER, "STARTUP -> DRAIN transitions" },
-	{ "enter_probe_bw", STAT_COUNTER, "transitions into PROBE_BW" },
-	{ "enter_probe_rtt", STAT_COUNTER, "PROBE_RTT entries" },
-	{ "full_bw_reached", STAT_COUNTER, "STARTUP found the pipe full" },
-	{ "lt_bw_on", STAT_COUNTER, "long-term bw (policer) activations" },
-	{ "recovery", STAT_COUNTER, "recovery episodes in packet conservation" },
-	{ "idle_restart", STAT_COUNTER, "restarts from idle" },
-	{ "bw_bps", STAT_GAUGE, "a recent bw estimate (bit/s, largest over CPUs)" },
-	{ "min_rtt_us", STAT_GAUGE, "a recent min_rtt (us, largest over CPUs)" },
-	{ "full_bw_bps", STAT_GAUGE, "bw when STARTUP last judged the pipe full (bit/s, largest over CPUs)" },
-};
+BBR_TUNABLES(TUNABLE_CHECK)
+static const struct tunable bbr_tunables[] = { BBR_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc bbr_stats[] = { BBR_STATS(STAT_DESC, BBR) };
 _Static_assert(N(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
 
 static const struct algo algo_bbr = {
@@ -115,36 +75,17 @@ static const struct algo algo_bbr = {
 
 /* ---- bpf_tldct ---- */
 
-#define FACTOR(name, help) { name, TUN_UINT, 1, 4096, help }
+TLDCT_TUNABLES(TUNABLE_CHECK)
 static const struct tunable tldct_tunables[] = {
-	DCTCP_TUNABLES,
-	{ "task_min_kb", TUN_UINT, 0, 1U << 24, "beta is beta_min for tasks smaller than this (KB)" },
-	{ "task_max_kb", TUN_UINT, 0, 1U << 24, "beta is beta_max for tasks from this size on (KB)" },
-	FACTOR("beta_min", "task-size factor of small tasks in 1/1024 (512 = 0.5)"),
-	FACTOR("beta_max", "task-size factor of large tasks in 1/1024 (1536 = 1.5)"),
-	FACTOR("grow_min", "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024"),
-	FACTOR("grow_max", "upper clamp of the growth scale, 1/1024"),
-	{ "use_feedback", TUN_BOOL, 0, 1,
-	  "use the receiver's S_t and n when it sends them (0: the local task table only)" },
+	DCTCP_TUNABLES(TUNABLE_DESC)
+	TLDCT_TUNABLES(TUNABLE_DESC)
 };
-
 static const struct stat_desc tldct_stats[] = {
-	DCTCP_STATS,
-	{ "syn_opt_tx", STAT_COUNTER, "SYNs sent with a task id" },
-	{ "syn_opt_rx", STAT_COUNTER, "receiver: flows that arrived with a task id" },
-	{ "ack_opt_tx", STAT_COUNTER, "receiver: ACKs sent with the task's S_t and n" },
-	{ "ack_opt_rx", STAT_COUNTER, "sender: ACKs whose S_t and n were taken" },
-	{ "opt_bad", STAT_COUNTER, "options of ours with a bad length, ignored" },
-	{ "rx_tasks_new", STAT_COUNTER, "receiver: task entries created" },
-	{ "rejoined", STAT_COUNTER, "flows that joined their task's entry again (evicted from a full table)" },
-	{ "local_tasks_new", STAT_COUNTER, "sender: local task entries created" },
-	{ "view_remote", STAT_COUNTER, "windows whose beta, gamma came from the receiver's view" },
-	{ "view_local", STAT_COUNTER, "windows whose beta, gamma came from the local task table" },
-	{ "view_no_task", STAT_COUNTER, "windows of flows without a task (a task of one)" },
-	{ "beta", STAT_GAUGE, "beta at the last window cut (1/1024, largest over CPUs)" },
-	{ "gamma", STAT_GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)" },
+	DCTCP_STATS(STAT_DESC, DCTCP)
+	TLDCT_STATS(STAT_DESC, TLDCT)
 };
 _Static_assert(N(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
+_Static_assert(TLDCT_STAT_MAX <= CCS_STAT_MAX, "bpf_tldct has more stats than slots");
 
 static const struct algo algo_tldct = {
 	.name = "bpf_tldct",

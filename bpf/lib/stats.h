@@ -14,22 +14,41 @@
 #include <linux/types.h>
 #endif
 
+/*
+ * Each algorithm lists its stats once, as an X-macro in bpf/<algo>.h:
+ *
+ *	#define FOO_STATS(X, P) \
+ *		X(P, ID, name, COUNTER, "help") ...
+ *
+ * CCS_STAT_ENUM makes the enum the BPF side counts with (P##_STAT_ID),
+ * and loader/registry.c makes the names ccload shows from the same list,
+ * so a slot and its name cannot drift apart.  Kinds: COUNTER (summed over
+ * CPUs), GAUGE (the largest over CPUs).
+ */
+#define CCS_STAT_ENUM(P, id, name, kind, help) P##_STAT_##id,
+
+/* Slots that mean the same in every algorithm. */
+#define CCS_COMMON_STATS(X, P)							\
+	X(P, FLOWS_INIT, flows_init, COUNTER, "flows that started using the CC")	\
+	X(P, FLOWS_RELEASE, flows_release, COUNTER, "flows that stopped using the CC")	\
+	X(P, ACKS, acks, COUNTER, "ACK events")					\
+	X(P, CWND_REDUCTIONS, cwnd_reductions, COUNTER,				\
+	  "window reductions (ssthresh calls)")					\
+	X(P, ECE_ACKS, ece_acks, COUNTER, "ACKs with ECN-Echo")			\
+	X(P, RTO, rto, COUNTER, "retransmission timeouts")			\
+	X(P, UNDO, undo, COUNTER, "spurious reductions undone")			\
+	X(P, BAD_RET, bad_ret_fixed, COUNTER,					\
+	  "corrupted ssthresh()/undo_cwnd() results the kernel took, put right")
+
 enum ccs_stat_common {
-	CCS_STAT_FLOWS_INIT,		/* init(): a flow started using the CC */
-	CCS_STAT_FLOWS_RELEASE,		/* release(): a flow stopped using it */
-	CCS_STAT_ACKS,			/* ACK events seen by the CC */
-	CCS_STAT_CWND_REDUCTIONS,	/* ssthresh() calls: loss or ECN reductions */
-	CCS_STAT_ECE_ACKS,		/* ACKs carrying ECN-Echo */
-	CCS_STAT_RTO,			/* retransmission timeouts (CA_EVENT_LOSS) */
-	CCS_STAT_UNDO,			/* undo_cwnd(): a reduction was spurious */
-	CCS_STAT_BAD_RET,		/* the kernel took a corrupted ssthresh() or
-					 * undo_cwnd() result; put right (ccsuite.bpf.h) */
+	CCS_COMMON_STATS(CCS_STAT_ENUM, CCS)
 	CCS_STAT_COMMON_MAX,
 };
 
-/* First slot an algorithm may use for its own counters. */
+/* First slot an algorithm may use for its own counters; its enum starts
+ * with P##_STAT__BASE = the slot before its first. */
 #define CCS_STAT_ALGO		CCS_STAT_COMMON_MAX
-#define CCS_STAT_MAX		32
+#define CCS_STAT_MAX		64
 
 struct ccs_stats {
 	__u64 v[CCS_STAT_MAX];

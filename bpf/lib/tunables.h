@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tunables, listed once per algorithm in bpf/<algo>.h as an X-macro:
+ *
+ *	#define FOO_TUNABLES(X) \
+ *		X(name, KIND, min, max, default, "help") ...
+ *
+ * The BPF object declares each as a `const volatile` in .rodata with its
+ * default (CCS_TUNABLE_RODATA), ccload writes it between open and load,
+ * and loader/registry.c makes the entries ccload parses and lists from the
+ * same list, so a tunable cannot be missing from .rodata.  KIND: UINT,
+ * BOOL (0/1), SIZE (bytes), RATE (bit/s), TIME (ns); RATE and TIME are
+ * 64-bit, the others 32-bit.
+ */
+#ifndef CCSUITE_TUNABLES_H
+#define CCSUITE_TUNABLES_H
+
+#define CCS_TUN_TYPE_UINT	__u32
+#define CCS_TUN_TYPE_BOOL	__u32
+#define CCS_TUN_TYPE_SIZE	__u32
+#define CCS_TUN_TYPE_RATE	__u64
+#define CCS_TUN_TYPE_TIME	__u64
+
+#define CCS_TUNABLE_RODATA(name, kind, min, max, def, help) \
+	const volatile CCS_TUN_TYPE_##kind name = (def);
+
+#endif /* CCSUITE_TUNABLES_H */
