@@ -14,7 +14,7 @@ ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__TARGET_ARCH_$(ARCH) \
 	      -Ivmlinux -Ibpf -Ibpf/lib -Itc
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader -Ibench
+CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader -Iloader/lib -Ibench
 LDLIBS_BPF := -lbpf -lelf -lz
 
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
@@ -27,10 +27,16 @@ BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
 	     $(TC_PROGS:%=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 
+# loader/lib: the library (objects, registry, attach, pins, stats, parse,
+# log) that ccload and any other program (a daemon, a test) link;
+# loader/*.c: ccload's commands.
+LIB_SRCS  := $(wildcard loader/lib/*.c)
+LIB_OBJS  := $(LIB_SRCS:loader/lib/%.c=$(BUILD)/loader/lib/%.o)
+LIBCCS    := $(BUILD)/libccsuite.a
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
-# The parts of the loader that unit tests link against (no libbpf calls).
-LOADER_PURE := $(BUILD)/loader/parse.o
+# The parts of the library that unit tests link against (no libbpf calls).
+LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
 TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen
 
@@ -45,7 +51,7 @@ TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF)
 
-$(BUILD) $(BUILD)/loader $(BUILD)/test:
+$(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/test:
 	mkdir -p $@
 
 # Only what is missing is installed; apt-get update runs only then.
@@ -83,10 +89,17 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/%.pre610.skel.h: $(BUILD)/%.pre610.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_pre610_bpf > $@
 
-$(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(SKELS) | $(BUILD)/loader
+$(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/lib/*.h) $(SKELS) | $(BUILD)/loader/lib
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/ccload: $(LOADER_OBJS)
+$(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBCCS): $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
 $(BUILD)/tcpxfer: bench/tcpxfer.c loader/task_api.h bpf/tldct.h | $(BUILD)

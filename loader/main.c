@@ -4,11 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cmds.h"
 #include "log.h"
-#include "stats.h"
-#include "tc.h"
-#include "task.h"
 
 struct cmd {
 	const char *name;
@@ -21,7 +18,8 @@ static const struct cmd cmds[] = {
 	{ "attach", cmd_attach, "load and register an algorithm (stays after exit)" },
 	{ "detach", cmd_detach, "unregister an algorithm (or --all)" },
 	{ "stats", cmd_stats, "counters as a table, JSON or Prometheus text" },
-	{ "tc", cmd_tc, "the test network's switch program on a device" },
+	{ "switch", cmd_switch, "the test network's switch program on a device" },
+	{ "tc", cmd_tc, "an attached algorithm's TC programs on devices" },
 	{ "task", cmd_task, "bpf_tldct's tasks: set a socket's task, show the task tables" },
 };
 

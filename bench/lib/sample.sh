@@ -1,12 +1,12 @@
 # shellcheck shell=bash
-# Samplers for a run: the bottleneck's queue (ccload tc stats --interval),
+# Samplers for a run: the bottleneck's queue (ccload switch stats --interval),
 # every TCP flow's cwnd, RTT and pacing rate (ss), and optionally a bpftrace
 # script's events (bench/trace/), as JSON lines.
 
 # sample_queue OUT_FILE INTERVAL_MS [BOTTLENECK_INDEX]
 sample_queue() {
 	local bn=${BN_LIST[${3:-0}]}
-	"$CCLOAD" -q tc stats "${bn#*:}" -n "${bn%%:*}" --interval "$2" >"$1" &
+	"$CCLOAD" -q switch stats "${bn#*:}" -n "${bn%%:*}" --interval "$2" >"$1" &
 	SAMPLER_PIDS+=($!)
 }
 

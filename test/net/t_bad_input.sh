@@ -47,16 +47,16 @@ bpftool map create "$canary" type array key 4 value 4 entries 1 name ccs_canary
 check_fails "detach .." "is not a congestion control name" "$CCLOAD" detach ..
 check "... the pins at the top of bpffs are untouched" test -e "$canary"
 rm -f "$canary"
-check_fails "tc: rate below 1mbit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 5kbit
-check_fails "tc: rate without a unit" "not a rate in" "$CCLOAD" tc attach lo switch --rate 100
-check_fails "tc: unknown queue" "not virtual or qdisc" "$CCLOAD" tc attach lo switch --queue real
-check_fails "tc: a buffer smaller than a frame" "must hold a full-sized frame" \
-	"$CCLOAD" tc attach lo switch --buffer 1
-check_fails "tc: K above the buffer" "must be below --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --ecn-k 20kb
-check_fails "tc: class limit above the buffer" "above --buffer" "$CCLOAD" tc attach lo switch --buffer 10kb --class-limit 1=20kb
-check_fails "tc: class out of range" "bad value" "$CCLOAD" tc attach lo switch --class-limit 9=1kb
-check_fails "tc: no such device" "no device 'nodev0'" "$CCLOAD" tc attach nodev0 switch
-check_fails "tc: stats without a switch" "no switch attached" "$CCLOAD" tc stats lo
+check_fails "switch: rate below 1mbit" "not a rate in" "$CCLOAD" switch attach lo --rate 5kbit
+check_fails "switch: rate without a unit" "not a rate in" "$CCLOAD" switch attach lo --rate 100
+check_fails "switch: unknown queue" "not virtual or qdisc" "$CCLOAD" switch attach lo --queue real
+check_fails "switch: a buffer smaller than a frame" "must hold a full-sized frame" \
+	"$CCLOAD" switch attach lo --buffer 1
+check_fails "switch: K above the buffer" "must be below --buffer" "$CCLOAD" switch attach lo --buffer 10kb --ecn-k 20kb
+check_fails "switch: class limit above the buffer" "above --buffer" "$CCLOAD" switch attach lo --buffer 10kb --class-limit 1=20kb
+check_fails "switch: class out of range" "bad value" "$CCLOAD" switch attach lo --class-limit 9=1kb
+check_fails "switch: no such device" "no device 'nodev0'" "$CCLOAD" switch attach nodev0
+check_fails "switch: stats without a switch" "no switch attached" "$CCLOAD" switch stats lo
 check "registration unchanged after all of these" unchanged
 
 echo "environment"

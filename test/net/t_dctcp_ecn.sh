@@ -125,6 +125,6 @@ fi
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
 
 echo "the switch detaches"
-check "tc detach" "$CCLOAD" -q tc detach "$BN_DEV" -n "$BN_NS"
-check_fails "no switch left on the port" "no switch attached" "$CCLOAD" tc stats "$BN_DEV" -n "$BN_NS"
+check "switch detach" "$CCLOAD" -q switch detach "$BN_DEV" -n "$BN_NS"
+check_fails "no switch left on the port" "no switch attached" "$CCLOAD" switch stats "$BN_DEV" -n "$BN_NS"
 check "no filter left on the port" bash -c "[ -z \"\$(tc -n $BN_NS filter show dev $BN_DEV egress)\" ]"

@@ -52,7 +52,7 @@ gp_min=10	# a TCG guest (test/vm/run) may carry less
 check_range "qdisc queue: goodput through tbf at 20 Mbit/s" "$gp" "$gp_min" 20
 check_range "qdisc queue: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
 check_range "qdisc queue: max queue seen (bytes, buffer 102400)" "$(jfield "$sw" .max_backlog)" 51200 102400
-"$CCLOAD" -q tc attach "$BN_DEV" switch -n "$BN_NS" --queue virtual --rate 100mbit --buffer 100kb >/dev/null
+"$CCLOAD" -q switch attach "$BN_DEV" -n "$BN_NS" --queue virtual --rate 100mbit --buffer 100kb >/dev/null
 gp=$(slow_xfer 5702)
 sw=$(topo_switch_stats)
 tbf_drops=$(tc -n "$BN_NS" -s -j qdisc show dev "$BN_DEV" | jq '[.[] | select(.kind == "tbf") | .drops] | add')

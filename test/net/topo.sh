@@ -355,7 +355,7 @@ topo_bottleneck() {
 	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
 	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@")
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
-	"$CCLOAD" -q tc attach "$dev" switch -n "$ns" "${args[@]}" >/dev/null
+	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
 	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))
 	BN_LIST+=("$ns:$dev")
 	BN_NS=${BN_LIST[0]%%:*}
@@ -371,7 +371,7 @@ topo_switch_stats() {
 	local i=0
 	if [[ ${1:-} =~ ^[0-9]+$ ]]; then i=$1; shift; fi
 	local bn=${BN_LIST[$i]}
-	"$CCLOAD" -q tc stats "${bn#*:}" -n "${bn%%:*}" --json "$@"
+	"$CCLOAD" -q switch stats "${bn#*:}" -n "${bn%%:*}" --json "$@"
 }
 
 _topo_ip() { printf -v "IP_$1" '%s' "$2"; }

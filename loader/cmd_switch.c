@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * ccload switch: the test network's switch program on a device's egress.
  * The switch program is found again through the TC filter itself (handle
  * and priority are fixed), not through pins: a device in another network
  * namespace has no natural pin path, and the filter is what keeps the
@@ -20,9 +21,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "tc.h"
+#include "cmds.h"
 #include "log.h"
 #include "parse.h"
+#include "netns.h"
+#include "opts.h"
 #include "util.h"
 #include "switch.h"
 #include "switch.skel.h"
@@ -33,59 +36,36 @@
 #define SW_HANDLE	0xcc5
 #define SW_PRIO		1
 
-static int enter_netns(const char *name)
-{
-	char path[256];
-	int fd, err = 0;
+enum { SW_ATTACH, SW_DETACH, SW_STATS };
 
-	if (!name)
-		return 0;
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0) {
-		err = -errno;
-		pr_warn("cannot enter network namespace '%s': %s\n", name, strerror(errno));
-	}
-	if (fd >= 0)
-		close(fd);
-	return err;
-}
-
-static int dev_index(const char *dev, const char *netns)
-{
-	int ifindex = (int)if_nametoindex(dev);
-
-	if (!ifindex)
-		pr_warn("no device '%s'%s%s\n", dev, netns ? " in network namespace " : "",
-			netns ? netns : "");
-	return ifindex;
-}
-
-static void tc_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ccload tc attach <dev> switch [options] [-n NETNS]\n"
-		"       ccload tc detach <dev> [-n NETNS]\n"
-		"       ccload tc stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]\n"
-		"The test network's switch on <dev>'s egress (clsact, direct action): judges\n"
-		"a queue, CE-marks ECT packets above --ecn-k, drops above --buffer or above a\n"
-		"class's own limit.  Sizes and rates use tc's units.\n"
-		"  -q, --queue virtual|qdisc which queue: a virtual one drained at --rate\n"
-		"                            (default), or the backlog of <dev>'s root qdisc,\n"
-		"                            a rate limiter such as tbf put there (the real\n"
-		"                            queue, also when the limiter falls behind)\n"
-		"  -r, --rate RATE           link rate (default 100mbit; 1mbit..10gbit)\n"
-		"  -b, --buffer SIZE         buffer (default 100kb)\n"
-		"  -k, --ecn-k SIZE          ECN marking threshold K (default: no marking)\n"
-		"  -c, --class-limit C=SIZE  drop threshold of traffic class C (1..%d)\n"
-		"  -D, --dscp-class D=C      DSCP value D (0..63) belongs to class C\n"
-		"  -n, --netns NAME          the device is in network namespace NAME\n"
-		"  -j, --json                stats as JSON\n"
-		"  -R, --reset               zero the counters after printing them\n"
-		"  -i, --interval MS         sample the queue every MS ms, one JSON line each,\n"
-		"                            until interrupted\n",
-		SW_CLASSES - 1);
-}
+static const struct cli switch_cli = {
+	.cmd = "switch",
+	.subs = (const char *const[]){ "attach", "detach", "stats", NULL },
+	.synopsis = "ccload switch attach <dev> [options] [-n NETNS]\n"
+		    "       ccload switch detach <dev> [-n NETNS]\n"
+		    "       ccload switch stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]",
+	.about = "The test network's switch on <dev>'s egress (clsact, direct action): judges\n"
+		 "a queue, CE-marks ECT packets above --ecn-k, drops above --buffer or above a\n"
+		 "class's own limit.  Sizes and rates use tc's units.",
+	.opts = (const struct cli_opt[]){
+		{ "queue", 'q', "virtual|qdisc", SUB(SW_ATTACH),
+		  "which queue: a virtual one drained at --rate (default), or the backlog of "
+		  "<dev>'s root qdisc, a rate limiter such as tbf put there (the real queue)" },
+		{ "rate", 'r', "RATE", SUB(SW_ATTACH), "link rate (default 100mbit; 1mbit..10gbit)" },
+		{ "buffer", 'b', "SIZE", SUB(SW_ATTACH), "buffer (default 100kb)" },
+		{ "ecn-k", 'k', "SIZE", SUB(SW_ATTACH), "ECN marking threshold K (default: no marking)" },
+		{ "class-limit", 'c', "C=SIZE", SUB(SW_ATTACH),
+		  "drop threshold of traffic class C (1..3)" },
+		{ "dscp-class", 'D', "D=C", SUB(SW_ATTACH), "DSCP value D (0..63) belongs to class C" },
+		{ "netns", 'n', "NAME", SUB_ALL, "the device is in network namespace NAME" },
+		{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
+		{ "reset", 'R', NULL, SUB(SW_STATS), "zero the counters after printing them" },
+		{ "interval", 'i', "MS", SUB(SW_STATS),
+		  "sample the queue every MS ms, one JSON line each, until interrupted" },
+		{ 0 },
+	},
+};
+_Static_assert(SW_CLASSES == 4, "--class-limit's help names the classes");
 
 /* "a=b" where both sides are numbers (b may be a size). */
 static int parse_pair(const char *opt, char *text, uint64_t amax, uint64_t *a,
@@ -109,6 +89,7 @@ static const char *queue_name(uint32_t q)
 
 static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 {
+	int back;	/* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO,
 			    .flags = BPF_TC_F_REPLACE);
@@ -127,11 +108,11 @@ static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 		log_print_verifier_tail(20);
 		goto out;
 	}
-	if (enter_netns(netns)) {
+	if (netns_enter(netns, &back)) {
 		err = -1;
 		goto out;
 	}
-	hook.ifindex = dev_index(dev, netns);
+	hook.ifindex = netns_dev_index(dev, netns);
 	if (!hook.ifindex) {
 		err = -ENODEV;
 		goto out;
@@ -156,13 +137,14 @@ out:
 
 static int tc_detach(const char *dev, const char *netns)
 {
+	int back;	/* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
 	int err;
 
-	if (enter_netns(netns))
+	if (netns_enter(netns, &back))
 		return 1;
-	hook.ifindex = dev_index(dev, netns);
+	hook.ifindex = netns_dev_index(dev, netns);
 	if (!hook.ifindex)
 		return 1;
 	err = bpf_tc_detach(&hook, &opts);
@@ -178,15 +160,16 @@ static int tc_detach(const char *dev, const char *netns)
 static int find_state(const char *dev, const char *netns, int *state_fd, int *ctl_fd,
 		      struct sw_config *c)
 {
+	int back;	/* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
 	struct bpf_prog_info pinfo = {};
 	uint32_t len = sizeof(pinfo), ids[16], i;
 	int pfd, err;
 
-	if (enter_netns(netns))
+	if (netns_enter(netns, &back))
 		return -1;
-	hook.ifindex = dev_index(dev, netns);
+	hook.ifindex = netns_dev_index(dev, netns);
 	if (!hook.ifindex)
 		return -ENODEV;
 	err = bpf_tc_query(&hook, &opts);
@@ -395,36 +378,24 @@ out:
 	return err;
 }
 
-int cmd_tc(int argc, char **argv)
+int cmd_switch(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "queue", required_argument, NULL, 'q' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "buffer", required_argument, NULL, 'b' },
-		{ "ecn-k", required_argument, NULL, 'k' },
-		{ "class-limit", required_argument, NULL, 'c' },
-		{ "dscp-class", required_argument, NULL, 'D' },
-		{ "netns", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "reset", no_argument, NULL, 'R' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct sw_config c = { .rate_bps = 100000000, .buffer = 100 << 10 };
-	const char *netns = NULL, *sub, *dev;
-	int json = 0, reset = 0, ch, i;
+	const char *netns = NULL, *dev;
+	int json = 0, reset = 0, ch, i, sub;
 	uint64_t v, a, interval = 0;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		tc_usage(argc < 2 ? stderr : stdout);
+		cli_usage(&switch_cli, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	sub = argv[1];
+	sub = cli_sub(&switch_cli, argv[1]);
+	if (sub < 0)
+		return 2;
 	argc--;		/* parse from the subcommand on */
 	argv++;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "q:r:b:k:c:D:n:jRi:h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(&switch_cli, sub, argc, argv)) != -1) {
 		switch (ch) {
 		case 'q':
 			if (!strcmp(optarg, "virtual")) {
@@ -474,21 +445,16 @@ int cmd_tc(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': tc_usage(stdout); return 0;
-		default: tc_usage(stderr); return 2;
+		case 'h': return 0;
+		default: return 2;
 		}
 	}
 	if (optind >= argc) {
-		pr_warn("tc %s: which device?\n", sub);
+		pr_warn("switch %s: which device?\n", switch_cli.subs[sub]);
 		return 2;
 	}
 	dev = argv[optind++];
-	if (!strcmp(sub, "attach")) {
-		if (optind >= argc || strcmp(argv[optind], "switch")) {
-			pr_warn("tc attach: the only program is 'switch'\n");
-			return 2;
-		}
-		optind++;
+	if (sub == SW_ATTACH) {
 		if (c.buffer < SW_BUFFER_MIN) {
 			pr_warn("--buffer (%u) must hold a full-sized frame (%u bytes): a smaller "
 				"one drops every packet\n", c.buffer, SW_BUFFER_MIN);
@@ -506,17 +472,14 @@ int cmd_tc(int argc, char **argv)
 			}
 	}
 	if (optind < argc) {
-		pr_warn("tc %s: unexpected argument '%s'\n", sub, argv[optind]);
+		pr_warn("switch %s: unexpected argument '%s'\n", switch_cli.subs[sub], argv[optind]);
 		return 2;
 	}
 	if (need_root())
 		return 1;
-	if (!strcmp(sub, "attach"))
+	if (sub == SW_ATTACH)
 		return tc_attach(dev, netns, &c);
-	if (!strcmp(sub, "detach"))
+	if (sub == SW_DETACH)
 		return tc_detach(dev, netns);
-	if (!strcmp(sub, "stats"))
-		return tc_stats(dev, netns, json, reset, (unsigned int)interval);
-	pr_warn("tc: unknown command '%s' (attach, detach, stats)\n", sub);
-	return 2;
+	return tc_stats(dev, netns, json, reset, (unsigned int)interval);
 }

@@ -158,10 +158,14 @@ bool word_in_file(const char *path, const char *name)
  * one ccload changes them at a time.  The lock is held until exit (the
  * kernel drops it with the process, a killed one too).
  */
+static int lock_fd = -1;
+
 int lock_host_state(void)
 {
 	int fd, err;
 
+	if (lock_fd >= 0)
+		return 0;	/* this process holds it already */
 	err = mkdir_p(RUN_DIR);
 	if (err) {
 		pr_warn("cannot make %s: %s\n", RUN_DIR, strerror(-err));
@@ -181,5 +185,13 @@ out:
 		pr_warn("cannot lock %s: %s\n", RUN_DIR "/lock", strerror(errno));
 		return err;
 	}
-	return 0;	/* fd stays open: the lock lasts until exit */
+	lock_fd = fd;	/* stays open: the lock lasts until exit or unlock */
+	return 0;
+}
+
+void unlock_host_state(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 }

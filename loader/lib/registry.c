@@ -7,7 +7,7 @@
 #include "registry.h"
 #include "parse.h"
 #include "log.h"
-#include "stats.h"
+#include "stats_map.h"
 #include "dctcp.h"
 #include "dctcp.skel.h"
 #include "dctcp.pre610.skel.h"
@@ -96,10 +96,18 @@ static const struct algo algo_tldct = {
 	.n_tunables = N(tldct_tunables),
 	.stats = tldct_stats,
 	.n_stats = N(tldct_stats),
+	.cgroup_progs = (const char *const[]){ "tldct_sockops", "tldct_setsockopt", NULL },
 };
 
-const struct algo *const algos[] = { &algo_dctcp, &algo_bbr, &algo_tldct };
-const size_t n_algos = N(algos);
+#define MAX_ALGOS 16
+
+static const struct algo *algos[MAX_ALGOS] = { &algo_dctcp, &algo_bbr, &algo_tldct };
+static size_t n_algos = 3;
+
+const struct algo *algo_at(size_t i)
+{
+	return i < n_algos ? algos[i] : NULL;
+}
 
 const struct algo *algo_find(const char *name)
 {
@@ -108,6 +116,36 @@ const struct algo *algo_find(const char *name)
 	for (i = 0; i < n_algos; i++)
 		if (!strcmp(algos[i]->name, name))
 			return algos[i];
+	return NULL;
+}
+
+int algo_add(const struct algo *a)
+{
+	if (algo_find(a->name))
+		return -EEXIST;
+	if (n_algos == MAX_ALGOS)
+		return -ENOSPC;
+	algos[n_algos++] = a;
+	return 0;
+}
+
+const struct algo *algo_of_tc_role(const char *role)
+{
+	size_t i;
+
+	for (i = 0; i < n_algos; i++)
+		if (algo_tc_role(algos[i], role))
+			return algos[i];
+	return NULL;
+}
+
+const struct tc_role *algo_tc_role(const struct algo *a, const char *role)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_tc_roles; i++)
+		if (!strcmp(a->tc_roles[i].role, role))
+			return &a->tc_roles[i];
 	return NULL;
 }
 

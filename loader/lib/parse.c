@@ -176,3 +176,18 @@ bool parse_cc_name_ok(const char *s)
 	}
 	return true;
 }
+
+bool parse_word_ok(const char *s, size_t max)
+{
+	size_t n;
+
+	if (!s || !s[0] || s[0] == '.')
+		return false;
+	for (n = 0; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (n >= max || c <= ' ' || c >= 127 || c == '/' || c == '@')
+			return false;
+	}
+	return true;
+}

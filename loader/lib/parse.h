@@ -13,6 +13,7 @@
 #define CCLOAD_PARSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 int parse_u64(const char *s, uint64_t *out);
@@ -25,6 +26,11 @@ int parse_time(const char *s, uint64_t *ns);
  * and run directories: 1 to 15 characters (TCP_CA_NAME_MAX - 1) of
  * A-Z a-z 0-9 _ - ., not starting with '.' (so never "." or ".."). */
 bool parse_cc_name_ok(const char *s);
+
+/* A device or network namespace name that may become part of a file name:
+ * 1 to @max printable characters, no '/', '@' or space, not starting with
+ * '.'. */
+bool parse_word_ok(const char *s, size_t max);
 
 /* Split "key=value" in place; -EINVAL without '=' or with an empty side. */
 int parse_kv(char *s, char **key, char **value);

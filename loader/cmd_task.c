@@ -17,7 +17,7 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 
-#include "task.h"
+#include "cmds.h"
 #include "task_api.h"
 #include "log.h"
 #include "parse.h"

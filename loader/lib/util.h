@@ -21,6 +21,7 @@ int need_bpffs(void);	/* mounts bpffs when it is missing */
 
 int mkdir_p(const char *path);
 int lock_host_state(void);	/* one ccload changing host state at a time */
+void unlock_host_state(void);	/* for a process that goes on running */
 int cgroup2_root(char *buf, size_t len);
 void rm_pin_dir(const char *dir);
 

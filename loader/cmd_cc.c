@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ccload list / attach / detach: the command line over lib/attach.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "attach.h"
+#include "cmds.h"
+#include "kcc.h"
+#include "log.h"
+#include "obj.h"
+#include "opts.h"
+#include "parse.h"
+#include "pins.h"
+#include "registry.h"
+#include "stats_map.h"
+#include "util.h"
+
+#define MAX_SETS 32
+#define MAX_TC	 16
+
+/* ---- attach ---- */
+
+static const struct cli attach_cli = {
+	.cmd = "attach",
+	.synopsis = "ccload attach <algo> [--set key=value]... [--tc ROLE=DEV[@NETNS]]... [--default]\n"
+		    "                     [--non-restricted]\n"
+		    "       ccload attach --obj FILE.bpf.o [--default] [--non-restricted]",
+	.about = "Load and register a congestion control with everything it has (cgroup and\n"
+		 "TC programs, maps); it stays after ccload exits.  An earlier registration\n"
+		 "of the same name is replaced.",
+	.opts = (const struct cli_opt[]){
+		{ "set", 's', "k=v", SUB_ALL, "set a tunable (ccload list shows them)" },
+		{ "tc", 't', "ROLE=DEV[@NETNS]", SUB_ALL,
+		  "attach TC role ROLE on device DEV (in namespace NETNS)" },
+		{ "default", 'd', NULL, SUB_ALL,
+		  "make it net.ipv4.tcp_congestion_control (and usable as the default inside "
+		  "network namespaces)" },
+		{ "non-restricted", 'N', NULL, SUB_ALL,
+		  "add it to net.ipv4.tcp_allowed_congestion_control" },
+		{ "obj", 'o', "FILE", SUB_ALL, "load a struct_ops object of your own instead" },
+		{ 0 },
+	},
+};
+
+static int parse_set(const struct algo *a, char *text, struct tunable_set *s)
+{
+	char *k, *v;
+
+	if (parse_kv(text, &k, &v)) {
+		pr_warn("--set wants key=value, got '%s'\n", text);
+		return -EINVAL;
+	}
+	if (!a) {
+		pr_warn("--set: tunables are known only for the suite's algorithms\n");
+		return -EINVAL;
+	}
+	s->t = algo_tunable(a, k);
+	if (!s->t) {
+		pr_warn("%s has no tunable '%s' (ccload list shows them)\n", a->name, k);
+		return -EINVAL;
+	}
+	return tunable_parse(s->t, v, &s->v);
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	char *set_texts[MAX_SETS], *tc_texts[MAX_TC];
+	struct tunable_set sets[MAX_SETS];
+	struct tc_place tc[MAX_TC];
+	struct attach_opts o = { .sets = sets, .tc = tc };
+	int n_sets = 0, n_tc = 0, c, i;
+
+	while ((c = cli_getopt(&attach_cli, -1, argc, argv)) != -1) {
+		switch (c) {
+		case 's':
+		case 't':
+			if ((c == 's' ? n_sets : n_tc) == (c == 's' ? MAX_SETS : MAX_TC)) {
+				pr_warn("too many --%s\n", c == 's' ? "set" : "tc");
+				return 2;
+			}
+			if (c == 's')
+				set_texts[n_sets++] = optarg;
+			else
+				tc_texts[n_tc++] = optarg;
+			break;
+		case 'd': o.as_default = true; break;
+		case 'N': o.non_restricted = true; break;
+		case 'o': o.objfile = optarg; break;
+		case 'h': return 0;
+		default: cli_usage(&attach_cli, stderr); return 2;
+		}
+	}
+	if (!o.objfile && optind + 1 != argc) {
+		cli_usage(&attach_cli, stderr);
+		return 2;
+	}
+	if (o.objfile && optind != argc) {
+		pr_warn("attach: give either <algo> or --obj, not both\n");
+		return 2;
+	}
+	if (!o.objfile) {
+		o.algo = algo_find(argv[optind]);
+		if (!o.algo) {
+			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", argv[optind]);
+			return 2;
+		}
+	}
+	for (i = 0; i < n_sets; i++)
+		if (parse_set(o.algo, set_texts[i], &sets[i]))
+			return 2;
+	for (i = 0; i < n_tc; i++)
+		if (!o.algo || tc_place_parse(o.algo, tc_texts[i], &tc[i])) {
+			if (!o.algo)
+				pr_warn("--tc: TC roles are known only for the suite's algorithms\n");
+			return 2;
+		}
+	o.n_sets = (size_t)n_sets;
+	o.n_tc = (size_t)n_tc;
+	if (attach_env_check())
+		return 1;
+	return algo_attach(&o) ? 1 : 0;
+}
+
+/* ---- detach ---- */
+
+static const struct cli detach_cli = {
+	.cmd = "detach",
+	.synopsis = "ccload detach <algo> | --all",
+	.about = "Unregister, unpin, and remove its cgroup and TC programs.  Sockets already\n"
+		 "using it keep it until they close.",
+	.opts = (const struct cli_opt[]){
+		{ "all", 'a', NULL, SUB_ALL,
+		  "every CC ccload attached (its algorithms, and what attach --obj pinned under "
+		  PIN_ROOT "); CCs others registered stay; succeeds when there is none" },
+		{ 0 },
+	},
+};
+
+int cmd_detach(int argc, char **argv)
+{
+	int all = 0, c, err;
+
+	while ((c = cli_getopt(&detach_cli, -1, argc, argv)) != -1) {
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'h': return 0;
+		default: cli_usage(&detach_cli, stderr); return 2;
+		}
+	}
+	if (all == (optind < argc) || argc - optind > 1) {
+		cli_usage(&detach_cli, stderr);
+		return 2;
+	}
+	if (!all && !parse_cc_name_ok(argv[optind])) {
+		pr_warn("'%s' is not a congestion control name (1 to 15 of A-Z a-z 0-9 _ - ., "
+			"not starting with '.')\n", argv[optind]);
+		return 2;
+	}
+	if (attach_env_check())
+		return 1;
+	if (all) {
+		err = algo_detach_all();
+		if (!err)
+			printf("nothing to detach\n");
+		return err < 0 ? 1 : 0;
+	}
+	err = algo_detach(argv[optind]);
+	if (err == -ENOENT) {
+		pr_warn("%s is not registered%s\n", argv[optind],
+			algo_find(argv[optind]) ? "" : " (and is not a ccsuite algorithm)");
+		return algo_find(argv[optind]) ? 1 : 2;
+	}
+	return err ? 1 : 0;
+}
+
+/* ---- list ---- */
+
+static const struct cli list_cli = {
+	.cmd = "list",
+	.synopsis = "ccload list",
+	.about = "Every algorithm ccsuite ships: registered or not, the struct_ops map id,\n"
+		 "flows using it now (flows_init - flows_release since it was attached), its\n"
+		 "cgroup and TC programs (and where they are attached), and its tunables with\n"
+		 "current values (defaults when not registered).",
+	.opts = (const struct cli_opt[]){ { 0 } },
+};
+
+struct id_ctx {
+	const char *name;
+	uint32_t id;
+};
+
+static int id_of_name(const struct kcc *k, void *ctx)
+{
+	struct id_ctx *x = ctx;
+
+	if (!k->in_use || strcmp(k->name, x->name))
+		return 0;
+	x->id = k->map_id;
+	return 1;
+}
+
+/* Current tunable values: the pinned .rodata of the registration, else the
+ * defaults compiled into the object. */
+static void list_tunables(const struct algo *a)
+{
+	struct bpf_object *obj = obj_open_algo(a);
+	struct bpf_map *ro = obj ? obj_rodata(obj) : NULL;
+	size_t sz = 0, i;
+	const void *def = ro ? bpf_map__initial_value(ro, &sz) : NULL;
+	void *cur = NULL;
+	char path[256], buf[32];
+	int fd;
+
+	pin_dir(a->name, path, sizeof(path));
+	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
+	fd = bpf_obj_get(path);
+	if (fd >= 0 && sz) {
+		uint32_t zero = 0;
+
+		cur = calloc(1, sz);
+		if (cur && bpf_map_lookup_elem(fd, &zero, cur)) {
+			free(cur);
+			cur = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < a->n_tunables; i++) {
+		const struct tunable *t = &a->tunables[i];
+		uint64_t v = 0, d = 0;
+
+		if (def)
+			rodata_get(obj, def, t->name, &d);
+		if (cur)
+			rodata_get(obj, cur, t->name, &v);
+		else
+			v = d;
+		printf("    %-20s = %-12s", t->name, tunable_format(t, v, buf, sizeof(buf)));
+		printf(" (default %s) %s\n", tunable_format(t, d, buf, sizeof(buf)), t->help);
+	}
+	free(cur);
+	bpf_object__close(obj);
+}
+
+static int print_tc_rec(const struct tc_rec *r, void *ctx)
+{
+	const char *role = ctx;
+
+	if (!strcmp(r->role, role))
+		printf(" %s%s%s%s", r->dev, r->netns[0] ? "@" : "", r->netns,
+		       r->live ? "" : " (gone)");
+	return 0;
+}
+
+static void list_programs(const struct algo *a)
+{
+	const char *const *n;
+	size_t i;
+
+	for (n = a->cgroup_progs; n && *n; n++)
+		printf("    cgroup program %s\n", *n);
+	for (i = 0; i < a->n_tc_roles; i++) {
+		const struct tc_role *r = &a->tc_roles[i];
+
+		printf("    tc role %-10s %s %s; on:", r->role,
+		       r->dir == TC_INGRESS ? "ingress" : "egress", r->help);
+		tc_role_for_each(a, print_tc_rec, (void *)r->role);
+		printf("\n");
+	}
+	if (a->needs_process)
+		printf("    needs a running process (ccload %s run)\n", a->name);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const struct algo *a;
+	char def[64];
+	size_t i;
+	int c;
+
+	while ((c = cli_getopt(&list_cli, -1, argc, argv)) != -1) {
+		if (c == 'h')
+			return 0;
+		cli_usage(&list_cli, stderr);
+		return 2;
+	}
+	if (optind < argc) {
+		cli_usage(&list_cli, stderr);
+		return 2;
+	}
+	if (need_root() || need_btf())
+		return 1;
+	if (read_line(SYSCTL_CC, def, sizeof(def)) < 0)
+		def[0] = '\0';
+	for (i = 0; (a = algo_at(i)); i++) {
+		struct id_ctx x = { .name = a->name };
+		struct ccs_stats s;
+
+		printf("%-12s %s\n", a->name, a->summary);
+		if (cc_registered(a->name)) {
+			kcc_for_each(id_of_name, &x);
+			printf("    registered (struct_ops map id %u)%s", x.id,
+			       strcmp(def, a->name) ? "" : ", system default");
+			if (stats_read_pinned(a->name, &s) == 0)
+				printf(", %" PRIu64 " flows using it now",
+				       (uint64_t)(s.v[CCS_STAT_FLOWS_INIT] - s.v[CCS_STAT_FLOWS_RELEASE]));
+			printf("\n");
+		} else {
+			printf("    not registered\n");
+		}
+		list_programs(a);
+		list_tunables(a);
+	}
+	return 0;
+}
