@@ -47,7 +47,8 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 .PHONY: all deps vmlinux test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
-	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o
+	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
+	     $(BUILD)/test/ccsdummy.bpf.o
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF)
 
@@ -76,7 +77,7 @@ $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vml
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
+$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/kern/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # other_cc under a name that must never become a directory
@@ -117,8 +118,12 @@ KERN_BIN  := $(BUILD)/test/kern
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h bench/*.h) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
-$(KERN_BIN): $(KERN_SRCS) $(SKELS) | $(BUILD)/test
-	$(CC) $(CFLAGS) $(KERN_SRCS) -o $@ -lcriterion $(LDLIBS_BPF)
+# test-only algorithms (test/kern/test_algo.c)
+$(BUILD)/test/%.skel.h: $(BUILD)/test/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(KERN_BIN): $(KERN_SRCS) $(SKELS) $(BUILD)/test/ccsdummy.skel.h $(LIBCCS) | $(BUILD)/test
+	$(CC) $(CFLAGS) -I$(BUILD)/test $(KERN_SRCS) $(LIBCCS) -o $@ -lcriterion $(LDLIBS_BPF)
 
 # Every test: on the running kernel, then under Debian's 6.1 in qemu
 # (test/vm/suite: the runner's tests and the integration subset).

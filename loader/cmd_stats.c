@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "stats_map.h"
 #include "log.h"
 #include "parse.h"
@@ -139,31 +140,26 @@ static int report(enum fmt fmt, const char *only)
 	return n;
 }
 
-static void stats_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ccload stats [<algo>] [--json | --prom] [--watch SECONDS]\n"
-		"Counters of attached algorithms (all of them without <algo>).\n"
-		"  --json          one JSON object {algo: {counter: value}}\n"
-		"  --prom          Prometheus text exposition format\n"
-		"  --watch S       repeat every S seconds (JSON: one object per line)\n");
-}
+static const struct cli stats_cli = {
+	.cmd = "stats",
+	.synopsis = "ccload stats [<algo>] [--json | --prom] [--watch SECONDS]",
+	.about = "Counters of attached algorithms (all of them without <algo>).",
+	.opts = (const struct cli_opt[]){
+		{ "json", 'j', NULL, SUB_ALL, "one JSON object {algo: {counter: value}}" },
+		{ "prom", 'p', NULL, SUB_ALL, "Prometheus text exposition format" },
+		{ "watch", 'w', "S", SUB_ALL, "repeat every S seconds (JSON: one object per line)" },
+		{ 0 },
+	},
+};
 
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "prom", no_argument, NULL, 'p' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	enum fmt fmt = FMT_TABLE;
 	uint64_t watch = 0;
 	const char *only = NULL;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jpw:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&stats_cli, -1, argc, argv)) != -1) {
 		switch (c) {
 		case 'j': fmt = FMT_JSON; break;
 		case 'p': fmt = FMT_PROM; break;
@@ -173,8 +169,8 @@ int cmd_stats(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': stats_usage(stdout); return 0;
-		default: stats_usage(stderr); return 2;
+		case 'h': return 0;
+		default: cli_usage(&stats_cli, stderr); return 2;
 		}
 	}
 	if (optind < argc)

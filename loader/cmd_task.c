@@ -8,6 +8,7 @@
  * needs ptrace access to it: root), then set with ccs_task_set().
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "task_api.h"
 #include "log.h"
 #include "parse.h"
@@ -25,14 +27,21 @@
 
 #define TASK_DIR PIN_ROOT "/bpf_tldct"
 
-static void task_usage(FILE *f)
-{
-	fprintf(f, "Usage: ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
-		   "       ccload task get PID FD        its task and what the receiver reported\n"
-		   "       ccload task list [--json]     the task tables (sender and receiver side)\n"
-		   "bpf_tldct must be attached.  TASK is a number (0 = none); a task set this way\n"
-		   "wins over the default, the socket's cgroup v2 id.  Set it before connect().\n");
-}
+enum { TASK_SET, TASK_GET, TASK_LIST };
+
+static const struct cli task_cli = {
+	.cmd = "task",
+	.subs = (const char *const[]){ "set", "get", "list", NULL },
+	.synopsis = "ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
+		    "       ccload task get PID FD        its task and what the receiver reported\n"
+		    "       ccload task list [--json]     the task tables (sender and receiver side)",
+	.about = "bpf_tldct must be attached.  TASK is a number (0 = none); a task set this way\n"
+		 "wins over the default, the socket's cgroup v2 id.  Set it before connect().",
+	.opts = (const struct cli_opt[]){
+		{ "json", 'j', NULL, SUB(TASK_LIST), "the tables as JSON" },
+		{ 0 },
+	},
+};
 
 static int open_pinned(const char *name)
 {
@@ -252,18 +261,34 @@ static int task_list(int json)
 
 int cmd_task(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "--help")) {
-		task_usage(stdout);
-		return 0;
+	static const int n_args[] = { [TASK_SET] = 3, [TASK_GET] = 2, [TASK_LIST] = 0 };
+	int json = 0, c, sub;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_usage(&task_cli, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "set"))
-		return task_set(argv + 2);
-	if (argc == 4 && !strcmp(argv[1], "get"))
-		return task_get(argv + 2);
-	if (argc == 2 && !strcmp(argv[1], "list"))
-		return task_list(0);
-	if (argc == 3 && !strcmp(argv[1], "list") && !strcmp(argv[2], "--json"))
-		return task_list(1);
-	task_usage(stderr);
-	return 2;
+	sub = cli_sub(&task_cli, argv[1]);
+	if (sub < 0)
+		return 2;
+	argc--;
+	argv++;
+	optind = 0;
+	while ((c = cli_getopt(&task_cli, sub, argc, argv)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'h': return 0;
+		default: return 2;
+		}
+	}
+	if (argc - optind != n_args[sub]) {
+		pr_warn("task %s: wants %d argument%s (ccload task --help)\n", task_cli.subs[sub],
+			n_args[sub], n_args[sub] == 1 ? "" : "s");
+		return 2;
+	}
+	if (sub == TASK_SET)
+		return task_set(argv + optind);
+	if (sub == TASK_GET)
+		return task_get(argv + optind);
+	return task_list(json);
 }

@@ -8,6 +8,31 @@
 
 #define MAX_OPTS 32
 
+#define HELP_COL	29
+#define HELP_WIDTH	79
+
+/* @text from column HELP_COL on, broken at spaces before HELP_WIDTH. */
+static void print_wrapped(FILE *f, const char *text)
+{
+	int col = HELP_COL;
+
+	while (*text) {
+		const char *sp = strchr(text, ' ');
+		int w = sp ? (int)(sp - text) : (int)strlen(text);
+
+		if (col > HELP_COL && col + 1 + w > HELP_WIDTH) {
+			fprintf(f, "\n%*s", HELP_COL - 1, "");
+			col = HELP_COL;
+		}
+		fprintf(f, "%s%.*s", col > HELP_COL ? " " : " ", w, text);
+		col += w + 1;
+		text += w;
+		while (*text == ' ')
+			text++;
+	}
+	fprintf(f, "\n");
+}
+
 void cli_usage(const struct cli *c, FILE *f)
 {
 	const struct cli_opt *o;
@@ -17,19 +42,24 @@ void cli_usage(const struct cli *c, FILE *f)
 	for (o = c->opts; o && o->name; o++) {
 		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");
-		fprintf(f, "  %-26s %s", left, o->help);
+		char text[512];
+		size_t len = (size_t)snprintf(text, sizeof(text), "%s", o->help);
+
 		if (c->subs && o->subs) {
 			const char *sep = " (";
 			int i;
 
-			for (i = 0; c->subs[i]; i++)
+			for (i = 0; c->subs[i] && len < sizeof(text); i++)
 				if (o->subs & SUB(i)) {
-					fprintf(f, "%s%s", sep, c->subs[i]);
+					len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", sep,
+								c->subs[i]);
 					sep = ", ";
 				}
-			fprintf(f, ")");
+			if (len < sizeof(text))
+				snprintf(text + len, sizeof(text) - len, ")");
 		}
-		fprintf(f, "\n");
+		fprintf(f, "  %-26s", left);
+		print_wrapped(f, text);
 	}
 	fprintf(f, "  %-26s %s\n", "-h, --help", "this text");
 }

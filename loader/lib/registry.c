@@ -20,14 +20,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Entries from the lists in bpf/<algo>.h (lib/stats.h, lib/tunables.h). */
-#define STAT_DESC(P, id, name, kind, help) \
-	[P##_STAT_##id - CCS_STAT_ALGO] = { #name, STAT_##kind, help },
 #define COMMON_STAT_DESC(P, id, name, kind, help) [P##_STAT_##id] = { #name, STAT_##kind, help },
-#define TUNABLE_DESC(name, kind, lo, hi, def, help) { #name, TUN_##kind, lo, hi, help },
-/* a default outside its own range is a bug in the list */
-#define TUNABLE_CHECK(name, kind, lo, hi, def, help) \
-	_Static_assert((uint64_t)(def) - (lo) <= (uint64_t)(hi) - (lo), #name "'s default is out of range");
 
 const struct stat_desc common_stats[] = { CCS_COMMON_STATS(COMMON_STAT_DESC, CCS) };
 const size_t n_common_stats = N(common_stats);

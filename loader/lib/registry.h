@@ -73,6 +73,19 @@ struct algo {
 
 
 /* Names of the common slots (bpf/lib/stats.h). */
+/* An entry's stats and tunables from the lists in its bpf/<algo>.h
+ * (bpf/lib/stats.h, bpf/lib/tunables.h):
+ *   static const struct stat_desc foo_stats[] = { FOO_STATS(STAT_DESC, FOO) };
+ *   static const struct tunable foo_tunables[] = { FOO_TUNABLES(TUNABLE_DESC) };
+ *   FOO_TUNABLES(TUNABLE_CHECK)
+ */
+#define STAT_DESC(P, id, name, kind, help) \
+	[P##_STAT_##id - CCS_STAT_ALGO] = { #name, STAT_##kind, help },
+#define TUNABLE_DESC(name, kind, lo, hi, def, help) { #name, TUN_##kind, lo, hi, help },
+/* a default outside its own range is a bug in the list */
+#define TUNABLE_CHECK(name, kind, lo, hi, def, help) \
+	_Static_assert((uint64_t)(def) - (lo) <= (uint64_t)(hi) - (lo), #name "'s default is out of range");
+
 extern const struct stat_desc common_stats[];
 extern const size_t n_common_stats;
 

@@ -57,6 +57,15 @@ check_fails "switch: class limit above the buffer" "above --buffer" "$CCLOAD" sw
 check_fails "switch: class out of range" "bad value" "$CCLOAD" switch attach lo --class-limit 9=1kb
 check_fails "switch: no such device" "no device 'nodev0'" "$CCLOAD" switch attach nodev0
 check_fails "switch: stats without a switch" "no switch attached" "$CCLOAD" switch stats lo
+check_fails "switch stats: an attach option" "is not one of its options" \
+	"$CCLOAD" switch stats lo --rate 1mbit
+check_fails "switch: unknown subcommand" "unknown command 'show'" "$CCLOAD" switch show lo
+check_fails "attach: a TC role the algorithm lacks" "has no TC role 'nosuch'" \
+	"$CCLOAD" attach bpf_dctcp --tc nosuch=lo
+check_fails "attach: --tc without a device" "wants ROLE=DEV" "$CCLOAD" attach bpf_dctcp --tc nosuch
+check_fails "tc attach: a role no algorithm has" "no algorithm has a TC role" \
+	"$CCLOAD" tc attach lo nosuch
+check_fails "tc list: an option of attach" "is not one of its options" "$CCLOAD" tc list -n x
 check "registration unchanged after all of these" unchanged
 
 echo "environment"
