@@ -20,8 +20,8 @@
 
 struct cdf {
 	int n;
-	double x[CDF_MAX_POINTS];	/* bytes, non-decreasing */
-	double p[CDF_MAX_POINTS];	/* cumulative probability, 0 .. 1 */
+	double x[CDF_MAX_POINTS]; /* bytes, non-decreasing */
+	double p[CDF_MAX_POINTS]; /* cumulative probability, 0 .. 1 */
 };
 
 /* splitmix64: tiny, fast, good enough for sampling workloads. */
@@ -72,13 +72,14 @@ static inline int cdf_parse(struct cdf *c, FILE *f, char *err, size_t errlen)
 			*hash = '\0';
 		k = sscanf(line, "%lf %lf %c", &x, &p, &extra);
 		if (k <= 0)
-			continue;	/* blank */
+			continue; /* blank */
 		if (k != 2 || x < 0 || p < 0 || p > 1 || !isfinite(x)) {
 			snprintf(err, errlen, "line %d: want 'bytes probability'", lineno);
 			return -EINVAL;
 		}
 		if (c->n && (x < c->x[c->n - 1] || p < c->p[c->n - 1])) {
-			snprintf(err, errlen, "line %d: bytes and probability must not decrease", lineno);
+			snprintf(err, errlen, "line %d: bytes and probability must not decrease",
+				 lineno);
 			return -EINVAL;
 		}
 		if (c->n == CDF_MAX_POINTS) {
@@ -114,8 +115,8 @@ static inline double cdf_quantile(const struct cdf *c, double u)
 	}
 	if (c->p[lo] == c->p[lo - 1])
 		return c->x[lo];
-	return c->x[lo - 1] + (c->x[lo] - c->x[lo - 1]) * (u - c->p[lo - 1]) /
-				      (c->p[lo] - c->p[lo - 1]);
+	return c->x[lo - 1] +
+	       (c->x[lo] - c->x[lo - 1]) * (u - c->p[lo - 1]) / (c->p[lo] - c->p[lo - 1]);
 }
 
 /* A size in bytes, at least 1. */

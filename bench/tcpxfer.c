@@ -76,8 +76,7 @@ static void get_cc(int fd, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-static int resolve(const char *host, const char *port, struct sockaddr_storage *ss,
-		   socklen_t *len)
+static int resolve(const char *host, const char *port, struct sockaddr_storage *ss, socklen_t *len)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *ai;
 	int err = getaddrinfo(host, port, &hints, &ai);
@@ -111,7 +110,8 @@ static void serve_one(int fd, double t0)
 	if (write(fd, &r, sizeof(r)) != sizeof(r))
 		r.pattern_ok = 0;
 	printf("{\"role\":\"server\",\"cc\":\"%s\",\"bytes\":%" PRIu64 ",\"pattern_ok\":%s,"
-	       "\"secs\":%.3f}\n", cc, r.bytes, r.pattern_ok ? "true" : "false", now_s() - t0);
+	       "\"secs\":%.3f}\n",
+	       cc, r.bytes, r.pattern_ok ? "true" : "false", now_s() - t0);
 	fflush(stdout);
 	close(fd);
 }
@@ -136,7 +136,7 @@ static int server(const char *bind_addr, const char *port, const char *cc, long 
 		die("bind");
 	if (listen(lfd, 64) < 0)
 		die("listen");
-	signal(SIGCHLD, SIG_IGN);	/* children reaped by the kernel */
+	signal(SIGCHLD, SIG_IGN); /* children reaped by the kernel */
 	while (!conns || served < conns) {
 		int fd = accept(lfd, NULL, NULL);
 		double t0 = now_s();
@@ -164,8 +164,8 @@ static int server(const char *bind_addr, const char *port, const char *cc, long 
 	return 0;
 }
 
-static int client(const char *host, const char *port, const char *cc, uint64_t bytes,
-		  double secs, double rate_bps, uint64_t task)
+static int client(const char *host, const char *port, const char *cc, uint64_t bytes, double secs,
+		  double rate_bps, uint64_t task)
 {
 	static uint8_t buf[BUF_SZ];
 	struct sockaddr_storage ss;
@@ -261,7 +261,8 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:h")) != -1) {
 		switch (c) {
-		case 'B': case 'c': host = optarg; break;
+		case 'B':
+		case 'c': host = optarg; break;
 		case 'p': port = optarg; break;
 		case 'C': cc = optarg; break;
 		case 'n': conns = strtol(optarg, NULL, 10); break;

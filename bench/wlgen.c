@@ -54,11 +54,11 @@
 #define IPPROTO_MPTCP 262
 #endif
 
-#define HDR_LEN		16
-#define CHUNK		(64 * 1024)
-#define MAX_DSTS	64
-#define MAX_CCS		16
-#define MAX_KINDS	16
+#define HDR_LEN	  16
+#define CHUNK	  (64 * 1024)
+#define MAX_DSTS  64
+#define MAX_CCS	  16
+#define MAX_KINDS 16
 
 static uint8_t zeros[CHUNK];
 static volatile sig_atomic_t stop;
@@ -161,12 +161,14 @@ static int server(const char *addr, const char *port)
 				continue;
 			}
 			for (;;) {
-				size_t want = c->hdr_got < HDR_LEN ? HDR_LEN - c->hdr_got :
-					      (c->left < CHUNK ? c->left : CHUNK);
+				size_t want = c->hdr_got < HDR_LEN ?
+						      HDR_LEN - c->hdr_got :
+						      (c->left < CHUNK ? c->left : CHUNK);
 
 				if (c->hdr_got == HDR_LEN && !c->left)
 					break;
-				r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf, want);
+				r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf,
+					 want);
 				if (r <= 0)
 					break;
 				if (c->hdr_got < HDR_LEN) {
@@ -184,7 +186,7 @@ static int server(const char *addr, const char *port)
 			if ((c->hdr_got == HDR_LEN && !c->left) || r == 0 ||
 			    (r < 0 && errno != EAGAIN)) {
 				if (c->hdr_got == HDR_LEN && !c->left)
-					(void)!write(c->fd, "", 1);	/* done: one byte */
+					(void)!write(c->fd, "", 1); /* done: one byte */
 				close(c->fd);
 				free(c);
 			}
@@ -207,27 +209,30 @@ struct opts {
 	uint64_t n_arrivals, seed;
 	int mptcp, task_flows, max_active;
 	double task_window_ms;
-	struct { int flows; uint64_t size; } kinds[MAX_KINDS];	/* --task-mix */
+	struct {
+		int flows;
+		uint64_t size;
+	} kinds[MAX_KINDS]; /* --task-mix */
 	int n_kinds;
-	uint64_t task_id_base;	/* --task-ids; 0: none */
+	uint64_t task_id_base; /* --task-ids; 0: none */
 };
 
 struct flow {
-	int fd;			/* -1: free slot */
+	int fd; /* -1: free slot */
 	uint32_t id, task;
-	uint64_t size, sent;	/* sent counts the header too */
+	uint64_t size, sent; /* sent counts the header too */
 	uint64_t start_us;
 	int dst, cc;
 };
 
 struct task {
 	uint32_t id, kind;
-	uint32_t left;		/* flows not yet completed (or failed) */
+	uint32_t left; /* flows not yet completed (or failed) */
 	uint32_t flows, failed;
 	uint64_t bytes, start_us, end_us;
 };
 
-struct pending {		/* a flow waiting for its start time */
+struct pending { /* a flow waiting for its start time */
 	uint64_t at_us, size;
 	uint32_t task_slot;
 };
@@ -256,8 +261,14 @@ static int resolve_dsts(struct opts *o)
 
 static int parse_rate_bps(const char *s, double *out)
 {
-	static const struct { const char *u; double m; } units[] = {
-		{ "gbit", 1e9 }, { "mbit", 1e6 }, { "kbit", 1e3 }, { "bit", 1 },
+	static const struct {
+		const char *u;
+		double m;
+	} units[] = {
+		{ "gbit", 1e9 },
+		{ "mbit", 1e6 },
+		{ "kbit", 1e3 },
+		{ "bit", 1 },
 	};
 	char *end;
 	double v = strtod(s, &end);
@@ -343,7 +354,8 @@ static void emit_task(const struct task *t, uint64_t t0)
 {
 	printf("{\"type\":\"task\",\"id\":%u,\"kind\":%u,\"flows\":%u,\"failed\":%u,\"bytes\":%" PRIu64
 	       ",\"start_us\":%" PRIu64 ",\"tct_us\":%" PRIu64 "}\n",
-	       t->id, t->kind, t->flows, t->failed, t->bytes, t->start_us - t0, t->end_us - t->start_us);
+	       t->id, t->kind, t->flows, t->failed, t->bytes, t->start_us - t0,
+	       t->end_us - t->start_us);
 }
 
 static int client(struct opts *o)
@@ -375,12 +387,13 @@ static int client(struct opts *o)
 
 	for (;;) {
 		uint64_t now = now_us();
-		bool arriving = !stop && (o->n_arrivals ? arrivals < o->n_arrivals :
-					 now < end_arrivals);
+		bool arriving = !stop &&
+				(o->n_arrivals ? arrivals < o->n_arrivals : now < end_arrivals);
 		int timeout;
 
 		/* New task arrivals: schedule their flows. */
-		while (arriving && now >= next_arrival && n_pend + max_task_flows(o) <= max_pending) {
+		while (arriving && now >= next_arrival &&
+		       n_pend + max_task_flows(o) <= max_pending) {
 			int slot = -1;
 
 			for (i = 0; i < o->max_active; i++)
@@ -405,20 +418,30 @@ static int client(struct opts *o)
 				t->left = t->flows = (uint32_t)nf;
 				for (i = 0; i < nf; i++) {
 					struct pending *p = &pend[n_pend++];
-					double off = nf > 1 ? rng_uniform(&rng) * o->task_window_ms * 1000 : 0;
+					double off = nf > 1 ? rng_uniform(&rng) *
+								      o->task_window_ms * 1000 :
+							      0;
 
 					p->at_us = next_arrival + (uint64_t)off;
-					p->size = o->n_kinds ?
-						  (uint64_t)((double)o->kinds[t->kind].size * o->scale + 0.5) :
-						  o->fixed_size ? o->fixed_size :
-						  (uint64_t)((double)cdf_sample(&o->cdf, &rng) * o->scale + 0.5);
+					p->size =
+						o->n_kinds ?
+							(uint64_t)((double)o->kinds[t->kind].size *
+									   o->scale +
+								   0.5) :
+						o->fixed_size ?
+							o->fixed_size :
+							(uint64_t)((double)cdf_sample(&o->cdf,
+										      &rng) *
+									   o->scale +
+								   0.5);
 					if (!p->size)
 						p->size = 1;
 					p->task_slot = (uint32_t)slot;
 				}
 			}
 			next_arrival += (uint64_t)rng_exp(&rng, gap_us) + 1;
-			arriving = o->n_arrivals ? arrivals < o->n_arrivals : next_arrival < end_arrivals;
+			arriving = o->n_arrivals ? arrivals < o->n_arrivals :
+						   next_arrival < end_arrivals;
 		}
 
 		/* Start the flows whose time has come. */
@@ -457,8 +480,9 @@ static int client(struct opts *o)
 					       o->mptcp ? IPPROTO_MPTCP : 0);
 				if (f->fd < 0)
 					die("socket");
-				if (f->cc >= 0 && setsockopt(f->fd, IPPROTO_TCP, TCP_CONGESTION,
-							     o->ccs[f->cc], (socklen_t)strlen(o->ccs[f->cc]))) {
+				if (f->cc >= 0 &&
+				    setsockopt(f->fd, IPPROTO_TCP, TCP_CONGESTION, o->ccs[f->cc],
+					       (socklen_t)strlen(o->ccs[f->cc]))) {
 					fprintf(stderr, "wlgen: congestion control '%s': %s\n",
 						o->ccs[f->cc], strerror(errno));
 					exit(1);
@@ -467,13 +491,15 @@ static int client(struct opts *o)
 					int err = ccs_task_set(f->fd, o->task_id_base + f->task);
 
 					if (err) {
-						fprintf(stderr, "wlgen: task id: %s (is bpf_tldct attached?)\n",
+						fprintf(stderr,
+							"wlgen: task id: %s (is bpf_tldct attached?)\n",
 							strerror(-err));
 						exit(1);
 					}
 				}
 				set_nonblock(f->fd);
-				if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst], dst_len[f->dst]) &&
+				if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst],
+					    dst_len[f->dst]) &&
 				    errno != EINPROGRESS)
 					die("connect");
 				ev.events = EPOLLOUT;
@@ -593,9 +619,9 @@ static int client(struct opts *o)
 		       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
 		       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
 		       ",\"seed\":%" PRIu64 "}\n",
-		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done, task_mean,
-		       o->load, span > 0 ? (double)bytes_done * 8 / (span * o->rate_bps) : 0,
-		       span, o->seed);
+		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done,
+		       task_mean, o->load,
+		       span > 0 ? (double)bytes_done * 8 / (span * o->rate_bps) : 0, span, o->seed);
 	}
 	return failed || active ? 3 : 0;
 }
@@ -621,8 +647,12 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opts o = { .port = "5700", .scale = 1, .seed = 1, .task_flows = 1,
-			  .max_active = 4096, .drain = 30 };
+	struct opts o = { .port = "5700",
+			  .scale = 1,
+			  .seed = 1,
+			  .task_flows = 1,
+			  .max_active = 4096,
+			  .drain = 30 };
 	const char *addr = NULL, *cdf_file = NULL;
 	char *dsts = NULL, *ccs = NULL;
 	int c, srv;
@@ -644,7 +674,8 @@ int main(int argc, char **argv)
 		case 'l': o.load = strtod(optarg, NULL); break;
 		case 'r':
 			if (parse_rate_bps(optarg, &o.rate_bps)) {
-				fprintf(stderr, "wlgen: --rate: '%s' is not a rate like 100mbit\n", optarg);
+				fprintf(stderr, "wlgen: --rate: '%s' is not a rate like 100mbit\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -657,7 +688,8 @@ int main(int argc, char **argv)
 		case 'w': o.task_window_ms = strtod(optarg, NULL); break;
 		case 'x':
 			if (parse_kinds(&o, optarg)) {
-				fprintf(stderr, "wlgen: --task-mix: want NxBYTES[,NxBYTES...] (N 1..10000, at most %d kinds)\n",
+				fprintf(stderr,
+					"wlgen: --task-mix: want NxBYTES[,NxBYTES...] (N 1..10000, at most %d kinds)\n",
 					MAX_KINDS);
 				return 2;
 			}

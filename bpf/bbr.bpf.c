@@ -28,54 +28,39 @@ char _license[] SEC("license") = "GPL";
 /* Tunables (ccload attach bpf_bbr --set name=value), Linux's defaults. */
 BBR_TUNABLES(CCS_TUNABLE_RODATA)
 
-#define BW_RTTS			(BBR_CYCLE_LEN + 2)	/* bw filter window, rounds */
-#define CYCLE_RAND		7
-#define FULL_BW_CNT		3
-#define LT_INTVL_MIN_RTTS	4
-#define LT_LOSS_THRESH		50	/* lost/delivered > 50/256 (20 %) */
-#define LT_BW_MAX_RTTS		48
-#define EXTRA_ACKED_WIN_RTTS	5
-#define ACK_EPOCH_RESET		(1U << 20)
-#define EXTRA_ACKED_MAX_US	(100 * 1000)
+#define BW_RTTS		     (BBR_CYCLE_LEN + 2) /* bw filter window, rounds */
+#define CYCLE_RAND	     7
+#define FULL_BW_CNT	     3
+#define LT_INTVL_MIN_RTTS    4
+#define LT_LOSS_THRESH	     50 /* lost/delivered > 50/256 (20 %) */
+#define LT_BW_MAX_RTTS	     48
+#define EXTRA_ACKED_WIN_RTTS 5
+#define ACK_EPOCH_RESET	     (1U << 20)
+#define EXTRA_ACKED_MAX_US   (100 * 1000)
 
 struct bbr_ca {
-	__u32 min_rtt_us;		/* min RTT in the window */
-	__u32 min_rtt_stamp;		/* ms: when min_rtt_us was taken */
-	__u32 probe_rtt_done_stamp;	/* ms: end of PROBE_RTT */
-	struct minmax bw;		/* max delivery rate, pkt/us << 24 */
-	__u32 rtt_cnt;			/* packet-timed rounds */
-	__u32 next_rtt_delivered;	/* tp->delivered at the end of the round */
-	__u64 cycle_mstamp;		/* start of this gain-cycle phase */
-	__u32 mode:3,
-	      prev_ca_state:3,
-	      packet_conservation:1,
-	      round_start:1,
-	      idle_restart:1,
-	      probe_rtt_round_done:1,
-	      flow_live:1,		/* init() ran: CCS_FLOW_INIT() */
-	      unused:12,
-	      lt_is_sampling:1,
-	      lt_rtt_cnt:7,
-	      lt_use_bw:1;
-	__u32 lt_bw;			/* long-term (policed) bw */
+	__u32 min_rtt_us;	    /* min RTT in the window */
+	__u32 min_rtt_stamp;	    /* ms: when min_rtt_us was taken */
+	__u32 probe_rtt_done_stamp; /* ms: end of PROBE_RTT */
+	struct minmax bw;	    /* max delivery rate, pkt/us << 24 */
+	__u32 rtt_cnt;		    /* packet-timed rounds */
+	__u32 next_rtt_delivered;   /* tp->delivered at the end of the round */
+	__u64 cycle_mstamp;	    /* start of this gain-cycle phase */
+	__u32 mode : 3, prev_ca_state : 3, packet_conservation : 1, round_start : 1,
+		idle_restart : 1, probe_rtt_round_done : 1,
+		flow_live : 1, /* init() ran: CCS_FLOW_INIT() */
+		unused : 12, lt_is_sampling : 1, lt_rtt_cnt : 7, lt_use_bw : 1;
+	__u32 lt_bw; /* long-term (policed) bw */
 	__u32 lt_last_delivered;
-	__u32 lt_last_stamp;		/* ms */
+	__u32 lt_last_stamp; /* ms */
 	__u32 lt_last_lost;
-	__u32 pacing_gain:10,
-	      cwnd_gain:10,
-	      full_bw_reached:1,
-	      full_bw_cnt:2,
-	      cycle_idx:3,
-	      has_seen_rtt:1,
-	      unused_b:5;
-	__u32 prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
-	__u32 full_bw;			/* bw to beat in STARTUP */
-	__u64 ack_epoch_mstamp;		/* start of the ACK-aggregation epoch */
-	__u16 extra_acked[2];		/* max excess ACKed, two windows */
-	__u32 ack_epoch_acked:20,
-	      extra_acked_win_rtts:5,
-	      extra_acked_win_idx:1,
-	      unused_c:6;
+	__u32 pacing_gain : 10, cwnd_gain : 10, full_bw_reached : 1, full_bw_cnt : 2, cycle_idx : 3,
+		has_seen_rtt : 1, unused_b : 5;
+	__u32 prior_cwnd;	/* cwnd before recovery or PROBE_RTT */
+	__u32 full_bw;		/* bw to beat in STARTUP */
+	__u64 ack_epoch_mstamp; /* start of the ACK-aggregation epoch */
+	__u16 extra_acked[2];	/* max excess ACKed, two windows */
+	__u32 ack_epoch_acked : 20, extra_acked_win_rtts : 5, extra_acked_win_idx : 1, unused_c : 6;
 };
 
 _Static_assert(sizeof(struct bbr_ca) <= 13 * sizeof(__u64), "bbr state exceeds icsk_ca_priv");
@@ -181,7 +166,7 @@ static __always_inline void save_cwnd(struct sock *sk)
 
 	if (bbr->prev_ca_state < TCP_CA_Recovery && bbr->mode != BBR_MODE_PROBE_RTT)
 		bbr->prior_cwnd = tp->snd_cwnd;
-	else	/* recovery or PROBE_RTT cut it: keep the larger */
+	else /* recovery or PROBE_RTT cut it: keep the larger */
 		bbr->prior_cwnd = max(bbr->prior_cwnd, tp->snd_cwnd);
 }
 
@@ -217,7 +202,7 @@ static __always_inline void check_probe_rtt_done(struct sock *sk)
 
 	if (!(bbr->probe_rtt_done_stamp && after(now_ms(tp), bbr->probe_rtt_done_stamp)))
 		return;
-	bbr->min_rtt_stamp = now_ms(tp);	/* wait a while until the next */
+	bbr->min_rtt_stamp = now_ms(tp); /* wait a while until the next */
 	tp->snd_cwnd = max(tp->snd_cwnd, bbr->prior_cwnd);
 	reset_mode(sk);
 }
@@ -249,8 +234,8 @@ static __always_inline void lt_bw_interval_done(struct sock *sk, __u32 bw)
 {
 	struct bbr_ca *bbr = ca(sk);
 
-	if (bbr->lt_bw && bbr_lt_consistent(bw, bbr->lt_bw, tcp_sk(sk)->mss_cache,
-					    pacing_margin_pct)) {
+	if (bbr->lt_bw &&
+	    bbr_lt_consistent(bw, bbr->lt_bw, tcp_sk(sk)->mss_cache, pacing_margin_pct)) {
 		/* Two consistent lossy intervals: we are policed. */
 		bbr->lt_bw = (bw + bbr->lt_bw) >> 1;
 		bbr->lt_use_bw = 1;
@@ -351,8 +336,7 @@ static __always_inline void update_ack_aggregation(struct sock *sk, const struct
 	struct bbr_ca *bbr = ca(sk);
 	__u32 epoch_us, expected, extra;
 
-	if (!extra_acked_gain || rs->acked_sacked <= 0 || rs->delivered < 0 ||
-	    rs->interval_us <= 0)
+	if (!extra_acked_gain || rs->acked_sacked <= 0 || rs->delivered < 0 || rs->interval_us <= 0)
 		return;
 	if (bbr->round_start) {
 		bbr->extra_acked_win_rtts = min(0x1FU, bbr->extra_acked_win_rtts + 1);
@@ -389,7 +373,7 @@ static __always_inline bool is_next_cycle_phase(struct sock *sk, const struct ra
 	if (bbr->pacing_gain == BBR_UNIT)
 		return full_length;
 	in_net = packets_in_net_at_edt(sk, rs->prior_in_flight);
-	if (bbr->pacing_gain > BBR_UNIT)	/* probing: reach gain * BDP, or loss */
+	if (bbr->pacing_gain > BBR_UNIT) /* probing: reach gain * BDP, or loss */
 		return full_length &&
 		       (rs->losses || in_net >= inflight(sk, max_bw(sk), bbr->pacing_gain));
 	/* draining: until inflight is down to one BDP */
@@ -410,7 +394,8 @@ static __always_inline void check_full_bw_reached(struct sock *sk, const struct 
 	if (bbr->full_bw_reached) {
 		ccs_stat_inc(BBR_STAT_FULL_BW_REACHED);
 		ccs_stat_set(BBR_STAT_FULL_BW_BPS,
-			     bbr_rate_bytes_per_sec(full_bw, tcp_sk(sk)->mss_cache, BBR_UNIT, 0) * 8);
+			     bbr_rate_bytes_per_sec(full_bw, tcp_sk(sk)->mss_cache, BBR_UNIT, 0) *
+				     8);
 	}
 }
 
@@ -423,10 +408,9 @@ static __always_inline void check_drain(struct sock *sk)
 		set_mode(bbr, BBR_MODE_DRAIN);
 		tp->snd_ssthresh = inflight(sk, max_bw(sk), BBR_UNIT);
 	}
-	if (bbr->mode == BBR_MODE_DRAIN &&
-	    packets_in_net_at_edt(sk, tcp_packets_in_flight(tp)) <=
-	    inflight(sk, max_bw(sk), BBR_UNIT))
-		reset_probe_bw_mode(sk);	/* the queue is drained */
+	if (bbr->mode == BBR_MODE_DRAIN && packets_in_net_at_edt(sk, tcp_packets_in_flight(tp)) <=
+						   inflight(sk, max_bw(sk), BBR_UNIT))
+		reset_probe_bw_mode(sk); /* the queue is drained */
 }
 
 static __always_inline void update_min_rtt(struct sock *sk, const struct rate_sample *rs)
@@ -436,14 +420,13 @@ static __always_inline void update_min_rtt(struct sock *sk, const struct rate_sa
 	__u32 now = now_ms(tp);
 	bool expired = after(now, bbr->min_rtt_stamp + min_rtt_win_ms);
 
-	if (rs->rtt_us >= 0 &&
-	    (rs->rtt_us < bbr->min_rtt_us || (expired && !rs->is_ack_delayed))) {
+	if (rs->rtt_us >= 0 && (rs->rtt_us < bbr->min_rtt_us || (expired && !rs->is_ack_delayed))) {
 		bbr->min_rtt_us = (__u32)rs->rtt_us;
 		bbr->min_rtt_stamp = now;
 	}
 	if (probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
 	    bbr->mode != BBR_MODE_PROBE_RTT) {
-		set_mode(bbr, BBR_MODE_PROBE_RTT);	/* dip: drain the queue */
+		set_mode(bbr, BBR_MODE_PROBE_RTT); /* dip: drain the queue */
 		save_cwnd(sk);
 		bbr->probe_rtt_done_stamp = 0;
 	}
@@ -454,7 +437,7 @@ static __always_inline void update_min_rtt(struct sock *sk, const struct rate_sa
 		 * writable before 6.10: there, a bw max-filter window that ends
 		 * in PROBE_RTT may take a lower sample.) */
 		if (CCS_CAN_WRITE_APP_LIMITED)
-			tp->app_limited = (tp->delivered + in_flight) ? : 1;
+			tp->app_limited = (tp->delivered + in_flight) ?: 1;
 		if (!bbr->probe_rtt_done_stamp && in_flight <= BBR_CWND_MIN_TARGET) {
 			bbr->probe_rtt_done_stamp = now + probe_rtt_mode_ms;
 			bbr->probe_rtt_round_done = 0;
@@ -492,7 +475,7 @@ static __always_inline void update_gains(struct bbr_ca *bbr)
 			bbr->pacing_gain = BBR_UNIT;
 		bbr->cwnd_gain = cwnd_gain;
 		break;
-	default:	/* PROBE_RTT */
+	default: /* PROBE_RTT */
 		bbr->pacing_gain = BBR_UNIT;
 		bbr->cwnd_gain = BBR_UNIT;
 		break;
@@ -529,7 +512,7 @@ static __always_inline bool set_cwnd_to_recover_or_restore(struct sock *sk,
 		cwnd = (__s32)(cwnd - rs->losses) > 1 ? cwnd - rs->losses : 1;
 	if (state == TCP_CA_Recovery && prev != TCP_CA_Recovery) {
 		bbr->packet_conservation = 1;
-		bbr->next_rtt_delivered = tp->delivered;	/* a round starts now */
+		bbr->next_rtt_delivered = tp->delivered; /* a round starts now */
 		cwnd = tcp_packets_in_flight(tp) + acked;
 		ccs_stat_inc(BBR_STAT_RECOVERY);
 	} else if (prev >= TCP_CA_Recovery && state < TCP_CA_Recovery) {
@@ -545,8 +528,8 @@ static __always_inline bool set_cwnd_to_recover_or_restore(struct sock *sk,
 	return false;
 }
 
-static __always_inline void set_cwnd(struct sock *sk, const struct rate_sample *rs,
-				     __u32 acked, __u32 bw, __u32 gain)
+static __always_inline void set_cwnd(struct sock *sk, const struct rate_sample *rs, __u32 acked,
+				     __u32 bw, __u32 gain)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = ca(sk);
@@ -594,7 +577,7 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	bw = bbr_bw(sk);
 	set_pacing_rate(sk, bw, bbr->pacing_gain);
 	set_cwnd(sk, rs, rs->acked_sacked, bw, bbr->cwnd_gain);
-	if (bbr->round_start) {	/* a sample per round is plenty */
+	if (bbr->round_start) { /* a sample per round is plenty */
 		ccs_stat_set(BBR_STAT_BW_BPS,
 			     bbr_rate_bytes_per_sec(bw, tcp_sk(sk)->mss_cache, BBR_UNIT, 0) * 8);
 		ccs_stat_set(BBR_STAT_MIN_RTT_US, bbr->min_rtt_us);
@@ -653,7 +636,7 @@ void BPF_PROG(bbr_release, struct sock *sk)
 SEC("struct_ops")
 __u32 BPF_PROG(bbr_sndbuf_expand, struct sock *sk)
 {
-	return 3;	/* BBR may slow-start even in recovery */
+	return 3; /* BBR may slow-start even in recovery */
 }
 
 SEC("struct_ops")
@@ -720,14 +703,14 @@ void BPF_PROG(bbr_set_state, struct sock *sk, __u8 new_state)
 
 SEC(".struct_ops")
 struct tcp_congestion_ops bbr_ops = {
-	.init		= (void *)bbr_init,
-	.release	= (void *)bbr_release,
-	.cong_control	= (void *)bbr_main,
-	.sndbuf_expand	= (void *)bbr_sndbuf_expand,
-	.undo_cwnd	= (void *)bbr_undo_cwnd,
-	.cwnd_event	= (void *)bbr_cwnd_event,
-	.ssthresh	= (void *)bbr_ssthresh,
-	.min_tso_segs	= (void *)bbr_min_tso_segs,
-	.set_state	= (void *)bbr_set_state,
-	.name		= "bpf_bbr",
+	.init = (void *)bbr_init,
+	.release = (void *)bbr_release,
+	.cong_control = (void *)bbr_main,
+	.sndbuf_expand = (void *)bbr_sndbuf_expand,
+	.undo_cwnd = (void *)bbr_undo_cwnd,
+	.cwnd_event = (void *)bbr_cwnd_event,
+	.ssthresh = (void *)bbr_ssthresh,
+	.min_tso_segs = (void *)bbr_min_tso_segs,
+	.set_state = (void *)bbr_set_state,
+	.name = "bpf_bbr",
 };

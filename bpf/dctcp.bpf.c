@@ -81,14 +81,14 @@ void BPF_PROG(dctcp_cong_control, CCS_CONG_CONTROL_ARGS)
 
 SEC(".struct_ops")
 struct tcp_congestion_ops dctcp = {
-	.init		= (void *)dctcp_init,
-	.release	= (void *)dctcp_release,
-	.in_ack_event	= (void *)dctcp_in_ack_event,
-	.cwnd_event	= (void *)dctcp_cwnd_event,
-	.ssthresh	= (void *)dctcp_ssthresh,
-	.cong_control	= (void *)dctcp_cong_control,
-	.undo_cwnd	= (void *)dctcp_undo_cwnd,
-	.set_state	= (void *)dctcp_set_state,
-	.flags		= TCP_CONG_NEEDS_ECN,
-	.name		= "bpf_dctcp",
+	.init = (void *)dctcp_init,
+	.release = (void *)dctcp_release,
+	.in_ack_event = (void *)dctcp_in_ack_event,
+	.cwnd_event = (void *)dctcp_cwnd_event,
+	.ssthresh = (void *)dctcp_ssthresh,
+	.cong_control = (void *)dctcp_cong_control,
+	.undo_cwnd = (void *)dctcp_undo_cwnd,
+	.set_state = (void *)dctcp_set_state,
+	.flags = TCP_CONG_NEEDS_ECN,
+	.name = "bpf_dctcp",
 };

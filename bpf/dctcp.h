@@ -21,10 +21,10 @@
 #include "stats.h"
 #include "tunables.h"
 
-#define DCTCP_ALPHA_SHIFT	20
-#define DCTCP_ALPHA_ONE		(1U << DCTCP_ALPHA_SHIFT)
-#define DCTCP_MAX_ALPHA		1024U	/* 1.0 in the tunables' 1/1024 units */
-#define DCTCP_MAX_SHIFT_G	16
+#define DCTCP_ALPHA_SHIFT 20
+#define DCTCP_ALPHA_ONE	  (1U << DCTCP_ALPHA_SHIFT)
+#define DCTCP_MAX_ALPHA	  1024U /* 1.0 in the tunables' 1/1024 units */
+#define DCTCP_MAX_SHIFT_G 16
 
 static inline __u32 dctcp_alpha_from_1024(__u32 a1024)
 {
@@ -40,21 +40,19 @@ static inline __u32 dctcp_alpha_to_1024(__u32 alpha)
 
 /* Stats slots of bpf_dctcp, after the common ones (bpf/lib/stats.h). */
 /* DCTCP's stats, which bpf_tldct has as well (lib/stats.h). */
-#define DCTCP_STATS(X, P)							\
-	X(P, ALPHA_UPDATES, alpha_updates, COUNTER, "once-per-window alpha updates")	\
-	X(P, DELIVERED, delivered, COUNTER, "packets delivered (summed per window)")	\
-	X(P, DELIVERED_CE, delivered_ce, COUNTER, "of which CE-marked")		\
-	X(P, CE_FLIPS, ce_flips, COUNTER, "receiver: CE state changes")		\
-	X(P, DELAYED_ACK_FLUSH, delayed_ack_flush, COUNTER,			\
-	  "receiver: delayed ACK sent before a flip")				\
-	X(P, NO_ECN, no_ecn, COUNTER, "flows without ECN negotiated")		\
-	X(P, TO_RENO, to_reno, COUNTER,						\
-	  "of which went to the kernel's reno (not ECN-capable)")
+#define DCTCP_STATS(X, P)                                                            \
+	X(P, ALPHA_UPDATES, alpha_updates, COUNTER, "once-per-window alpha updates") \
+	X(P, DELIVERED, delivered, COUNTER, "packets delivered (summed per window)") \
+	X(P, DELIVERED_CE, delivered_ce, COUNTER, "of which CE-marked")              \
+	X(P, CE_FLIPS, ce_flips, COUNTER, "receiver: CE state changes")              \
+	X(P, DELAYED_ACK_FLUSH, delayed_ack_flush, COUNTER,                          \
+	  "receiver: delayed ACK sent before a flip")                                \
+	X(P, NO_ECN, no_ecn, COUNTER, "flows without ECN negotiated")                \
+	X(P, TO_RENO, to_reno, COUNTER, "of which went to the kernel's reno (not ECN-capable)")
 
 enum dctcp_stat {
 	DCTCP_STAT__BASE = CCS_STAT_ALGO - 1,
-	DCTCP_STATS(CCS_STAT_ENUM, DCTCP)
-	DCTCP_STAT_MAX,
+	DCTCP_STATS(CCS_STAT_ENUM, DCTCP) DCTCP_STAT_MAX,
 };
 
 /*
@@ -63,22 +61,20 @@ enum dctcp_stat {
  * list (lib/tunables.h).  X(name, kind, min, max, default, help).
  * DCTCP's own, which bpf_tldct has as well, then bpf_dctcp's only one.
  */
-#define DCTCP_TUNABLES(X)							\
-	X(shift_g, UINT, 0, DCTCP_MAX_SHIFT_G, 4,				\
-	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)")		\
-	X(alpha_on_init, UINT, 0, DCTCP_MAX_ALPHA, DCTCP_MAX_ALPHA,		\
+#define DCTCP_TUNABLES(X)                                           \
+	X(shift_g, UINT, 0, DCTCP_MAX_SHIFT_G, 4,                   \
+	  "alpha gain g = 1/2^shift_g (RFC 8257 suggests 1/16)")    \
+	X(alpha_on_init, UINT, 0, DCTCP_MAX_ALPHA, DCTCP_MAX_ALPHA, \
 	  "initial alpha in 1/1024 units (1024 = start cautious)")
-#define DCTCP_ONLY_TUNABLES(X)							\
-	X(clamp_alpha_on_loss, BOOL, 0, 1, 0,					\
-	  "set alpha to 1 after a retransmission timeout")
-
+#define DCTCP_ONLY_TUNABLES(X) \
+	X(clamp_alpha_on_loss, BOOL, 0, 1, 0, "set alpha to 1 after a retransmission timeout")
 
 /*
  * One once-per-window update: decay by g (at least 1 unit, so alpha reaches
  * exactly 0 when marking stops), then add g * F with F's fraction bits.
  */
-static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
-				     __u32 delivered_ce, __u32 shift_g)
+static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered, __u32 delivered_ce,
+				     __u32 shift_g)
 {
 	__u32 decay;
 
@@ -86,14 +82,13 @@ static inline __u32 dctcp_alpha_next(__u32 alpha, __u32 delivered,
 		shift_g = DCTCP_MAX_SHIFT_G;
 	if (alpha > DCTCP_ALPHA_ONE)
 		alpha = DCTCP_ALPHA_ONE;
-	if (delivered_ce > delivered)	/* cannot happen; keep F <= 1 */
+	if (delivered_ce > delivered) /* cannot happen; keep F <= 1 */
 		delivered_ce = delivered;
 
 	decay = alpha >> shift_g;
-	alpha -= decay ? decay : alpha;	/* min_not_zero(alpha, alpha >> g) */
+	alpha -= decay ? decay : alpha; /* min_not_zero(alpha, alpha >> g) */
 	if (delivered_ce) {
-		__u64 gain = ((__u64)delivered_ce << (DCTCP_ALPHA_SHIFT - shift_g)) /
-			     delivered;
+		__u64 gain = ((__u64)delivered_ce << (DCTCP_ALPHA_SHIFT - shift_g)) / delivered;
 
 		alpha += (__u32)gain;
 		if (alpha > DCTCP_ALPHA_ONE)

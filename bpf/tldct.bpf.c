@@ -62,8 +62,8 @@ struct {
 
 struct tldct_ca {
 	struct dctcp_core core;
-	__u32 beta;		/* 1/1024, of the last window */
-	__u32 gamma;		/* 1/1024 */
+	__u32 beta;  /* 1/1024, of the last window */
+	__u32 gamma; /* 1/1024 */
 };
 
 _Static_assert(sizeof(struct tldct_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -257,8 +257,8 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 
 /* Our option in the segment (or the SYN), @len bytes with the value in
  * @o->val; -1 if absent, -2 if one of ours has a bad length (counted). */
-static __always_inline int load_opt(struct bpf_sock_ops *skops, struct ccs_expopt *o,
-				    __u32 len, __u64 flags)
+static __always_inline int load_opt(struct bpf_sock_ops *skops, struct ccs_expopt *o, __u32 len,
+				    __u64 flags)
 {
 	int ret = ccs_expopt_load(skops, o, TLDCT_OPT_KIND, TLDCT_OPT_EXID, len, flags);
 
@@ -313,7 +313,8 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 	rx_key(bsk, ts, &key);
 	task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	t = bpf_map_lookup_elem(&tldct_rx_tasks, &key);
-	if (t && !store_opt(skops, tldct_feedback_pack(t->bytes, t->grp.members), TLDCT_OPT_ACK_LEN))
+	if (t &&
+	    !store_opt(skops, tldct_feedback_pack(t->bytes, t->grp.members), TLDCT_OPT_ACK_LEN))
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
 }
 
@@ -344,8 +345,10 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts = tldct_sk_of(sk);
 		if (ts && ts->task)
-			ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-						    BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+			ccs_sockops_cb_flags(skops,
+					     BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+						     BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG,
+					     0);
 		break;
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
 		/* SYN done: stop writing options, on the sockets we asked it of
@@ -371,8 +374,10 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts->flags |= TLDCT_SK_RX;
 		rx_key(bsk, ts, &key);
-		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
-		ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
+		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received,
+			    TLDCT_STAT_RX_TASKS_NEW);
+		ccs_sockops_cb_flags(
+			skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		if (ccs_sockops_is_syn(skops))
@@ -450,20 +455,20 @@ int tldct_setsockopt(struct bpf_sockopt *ctx)
 		return 0;
 	ts->task = task;
 	ts->flags |= TLDCT_SK_EXPLICIT;
-	ctx->optlen = -1;	/* handled: the kernel does not see it */
+	ctx->optlen = -1; /* handled: the kernel does not see it */
 	return 1;
 }
 
 SEC(".struct_ops")
 struct tcp_congestion_ops tldct = {
-	.init		= (void *)tldct_init,
-	.release	= (void *)tldct_release,
-	.in_ack_event	= (void *)tldct_in_ack_event,
-	.cwnd_event	= (void *)tldct_cwnd_event,
-	.ssthresh	= (void *)tldct_ssthresh,
-	.cong_control	= (void *)tldct_cong_control,
-	.undo_cwnd	= (void *)tldct_undo_cwnd,
-	.set_state	= (void *)tldct_set_state,
-	.flags		= TCP_CONG_NEEDS_ECN,
-	.name		= "bpf_tldct",
+	.init = (void *)tldct_init,
+	.release = (void *)tldct_release,
+	.in_ack_event = (void *)tldct_in_ack_event,
+	.cwnd_event = (void *)tldct_cwnd_event,
+	.ssthresh = (void *)tldct_ssthresh,
+	.cong_control = (void *)tldct_cong_control,
+	.undo_cwnd = (void *)tldct_undo_cwnd,
+	.set_state = (void *)tldct_set_state,
+	.flags = TCP_CONG_NEEDS_ECN,
+	.name = "bpf_tldct",
 };

@@ -33,15 +33,15 @@
 #include "dctcp.h"
 #include "group.h"
 
-#define TLDCT_ONE		1024U	/* 1.0 for beta, gamma and scales */
+#define TLDCT_ONE 1024U /* 1.0 for beta, gamma and scales */
 
 struct tldct_params {
-	__u64 task_min;		/* bytes: S_t below this is a small task */
-	__u64 task_max;		/* bytes: S_t from this on is a large task */
-	__u32 beta_min;		/* 1/1024 */
-	__u32 beta_max;		/* 1/1024 */
-	__u32 grow_min;		/* 1/1024: clamp of the growth scale */
-	__u32 grow_max;		/* 1/1024 */
+	__u64 task_min; /* bytes: S_t below this is a small task */
+	__u64 task_max; /* bytes: S_t from this on is a large task */
+	__u32 beta_min; /* 1/1024 */
+	__u32 beta_max; /* 1/1024 */
+	__u32 grow_min; /* 1/1024: clamp of the growth scale */
+	__u32 grow_max; /* 1/1024 */
 };
 
 /* Equation (1): beta from the task's bytes sent so far. */
@@ -55,8 +55,10 @@ static inline __u32 tldct_beta(const struct tldct_params *p, __u64 s_t)
 		return p->beta_max;
 	span = p->task_max - p->task_min;
 	if (p->beta_max >= p->beta_min)
-		return p->beta_min + (__u32)((__u64)(p->beta_max - p->beta_min) * (s_t - p->task_min) / span);
-	return p->beta_min - (__u32)((__u64)(p->beta_min - p->beta_max) * (s_t - p->task_min) / span);
+		return p->beta_min +
+		       (__u32)((__u64)(p->beta_max - p->beta_min) * (s_t - p->task_min) / span);
+	return p->beta_min -
+	       (__u32)((__u64)(p->beta_min - p->beta_max) * (s_t - p->task_min) / span);
 }
 
 /* Equation (2): how far this flow is ahead of its task's average, in
@@ -106,8 +108,8 @@ static inline __u32 tldct_ssthresh_of(__u32 cwnd, __u32 alpha, __u32 beta, __u32
 /* Congestion avoidance: cwnd grows by one segment per this many acked
  * segments, cwnd * beta * (1 + gamma) with the growth scale
  * 1 / (beta (1 + gamma)) clamped to [grow_min, grow_max]; at least 1. */
-static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd,
-				    __u32 beta, __u32 gamma)
+static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd, __u32 beta,
+				    __u32 gamma)
 {
 	__u64 f = tldct_factor(beta, gamma), w;
 	/* scale = 1024 / f in [grow_min, grow_max]  <=>  f in
@@ -134,12 +136,12 @@ static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd,
  *   SYN: 253, 12, ExID (2), task id (8)
  *   ACK: 253,  8, ExID (2), S_t KB << 8 | n (4)
  */
-#define TLDCT_OPT_KIND		253
-#define TLDCT_OPT_EXID		0xCC7DU
-#define TLDCT_OPT_SYN_LEN	12
-#define TLDCT_OPT_ACK_LEN	8
-#define TLDCT_ST_KB_MAX		0xFFFFFFU
-#define TLDCT_N_MAX		0xFFU
+#define TLDCT_OPT_KIND	  253
+#define TLDCT_OPT_EXID	  0xCC7DU
+#define TLDCT_OPT_SYN_LEN 12
+#define TLDCT_OPT_ACK_LEN 8
+#define TLDCT_ST_KB_MAX	  0xFFFFFFU
+#define TLDCT_N_MAX	  0xFFU
 
 static inline __u32 tldct_feedback_pack(__u64 s_t_bytes, __u64 n)
 {
@@ -175,88 +177,87 @@ static inline __u32 tldct_feedback_n(__u32 packed)
  * program and the setsockopt program, which sets task with TLDCT_SK_EXPLICIT
  * for an application (TLDCT_TCP_TASK, loader/task_api.h).
  */
-#define TLDCT_SK_EXPLICIT	1	/* task set by the application */
-#define TLDCT_SK_RESOLVED	2	/* task fixed (explicit, cgroup or none) */
-#define TLDCT_SK_PEER		4	/* task named by the peer's SYN: this socket
+#define TLDCT_SK_EXPLICIT 1 /* task set by the application */
+#define TLDCT_SK_RESOLVED 2 /* task fixed (explicit, cgroup or none) */
+#define TLDCT_SK_PEER \
+	4		     /* task named by the peer's SYN: this socket
 					 * receives for it, never sends for it */
-#define TLDCT_SK_RX		8	/* still counted at the receiver */
-#define TLDCT_SK_FEEDBACK	16	/* fb holds the receiver's view */
+#define TLDCT_SK_RX	  8  /* still counted at the receiver */
+#define TLDCT_SK_FEEDBACK 16 /* fb holds the receiver's view */
 
 struct tldct_sk {
-	__u64 task;		/* 0: none */
+	__u64 task; /* 0: none */
 	__u32 flags;
-	__u32 fb;		/* the receiver's view, tldct_feedback_pack() */
-	__u64 counted;		/* bytes already added to the task's S_t */
-	__u32 gen;		/* incarnation of the task entry it is counted in; 0: none */
-	__u32 fb_ms;		/* when fb arrived (ms, monotonic) */
+	__u32 fb;      /* the receiver's view, tldct_feedback_pack() */
+	__u64 counted; /* bytes already added to the task's S_t */
+	__u32 gen;     /* incarnation of the task entry it is counted in; 0: none */
+	__u32 fb_ms;   /* when fb arrived (ms, monotonic) */
 };
 
 /* The receiver's view is used while it is this fresh. */
-#define TLDCT_FB_MAX_AGE_MS	1000
+#define TLDCT_FB_MAX_AGE_MS 1000
 
 /* setsockopt(fd, SOL_TCP, TLDCT_TCP_TASK, &(__u64){ task }, 8) before
  * connect(): the socket's task (bpf_tldct's cgroup/setsockopt program takes
  * it; the kernel never sees this optname).  EPERM once the socket counts
  * bytes under another task; ENOPROTOOPT when bpf_tldct is not attached. */
-#define TLDCT_TCP_TASK		0xCC7D
+#define TLDCT_TCP_TASK 0xCC7D
 
 /* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks), a
  * group table entry (lib/group.h): the task's live flows and S_t. */
 struct tldct_task {
-	struct ccs_group grp;	/* grp.members: n */
-	__u64 bytes;		/* S_t */
+	struct ccs_group grp; /* grp.members: n */
+	__u64 bytes;	      /* S_t */
 };
 
 /* A task table's key: the task id, and on the receiver the sender's
  * address (IPv6, IPv4 v4-mapped; all zero in the sender's own table). */
 struct tldct_key {
 	__u64 task;
-	__u32 peer[4];		/* network order */
+	__u32 peer[4]; /* network order */
 };
 
-#define TLDCT_MAX_TASKS		4096	/* entries per table (LRU) */
+#define TLDCT_MAX_TASKS 4096 /* entries per table (LRU) */
 
 /* Stats of bpf_tldct: bpf_dctcp's (DCTCP_STATS), then these. */
-#define TLDCT_STATS(X, P)							\
-	X(P, SYN_OPT_TX, syn_opt_tx, COUNTER, "SYNs sent with a task id")	\
-	X(P, SYN_OPT_RX, syn_opt_rx, COUNTER, "receiver: flows that arrived with a task id")	\
-	X(P, ACK_OPT_TX, ack_opt_tx, COUNTER, "receiver: ACKs sent with the task's S_t and n")	\
-	X(P, ACK_OPT_RX, ack_opt_rx, COUNTER, "sender: ACKs whose S_t and n were taken")	\
-	X(P, OPT_BAD, opt_bad, COUNTER, "options of ours with a bad length, ignored")	\
-	X(P, RX_TASKS_NEW, rx_tasks_new, COUNTER, "receiver: task entries created")	\
-	X(P, REJOINED, rejoined, COUNTER,					\
-	  "flows that joined their task's entry again (evicted from a full table)")	\
-	X(P, LOCAL_TASKS_NEW, local_tasks_new, COUNTER, "sender: local task entries created")	\
-	X(P, VIEW_REMOTE, view_remote, COUNTER,					\
-	  "windows whose beta, gamma came from the receiver's view")		\
-	X(P, VIEW_LOCAL, view_local, COUNTER,					\
-	  "windows whose beta, gamma came from the local task table")		\
-	X(P, VIEW_NO_TASK, view_no_task, COUNTER, "windows of flows without a task (a task of one)")	\
-	X(P, BETA, beta, GAUGE, "beta at the last window cut (1/1024, largest over CPUs)")	\
+#define TLDCT_STATS(X, P)                                                                      \
+	X(P, SYN_OPT_TX, syn_opt_tx, COUNTER, "SYNs sent with a task id")                      \
+	X(P, SYN_OPT_RX, syn_opt_rx, COUNTER, "receiver: flows that arrived with a task id")   \
+	X(P, ACK_OPT_TX, ack_opt_tx, COUNTER, "receiver: ACKs sent with the task's S_t and n") \
+	X(P, ACK_OPT_RX, ack_opt_rx, COUNTER, "sender: ACKs whose S_t and n were taken")       \
+	X(P, OPT_BAD, opt_bad, COUNTER, "options of ours with a bad length, ignored")          \
+	X(P, RX_TASKS_NEW, rx_tasks_new, COUNTER, "receiver: task entries created")            \
+	X(P, REJOINED, rejoined, COUNTER,                                                      \
+	  "flows that joined their task's entry again (evicted from a full table)")            \
+	X(P, LOCAL_TASKS_NEW, local_tasks_new, COUNTER, "sender: local task entries created")  \
+	X(P, VIEW_REMOTE, view_remote, COUNTER,                                                \
+	  "windows whose beta, gamma came from the receiver's view")                           \
+	X(P, VIEW_LOCAL, view_local, COUNTER,                                                  \
+	  "windows whose beta, gamma came from the local task table")                          \
+	X(P, VIEW_NO_TASK, view_no_task, COUNTER,                                              \
+	  "windows of flows without a task (a task of one)")                                   \
+	X(P, BETA, beta, GAUGE, "beta at the last window cut (1/1024, largest over CPUs)")     \
 	X(P, GAMMA, gamma, GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)")
 
 enum tldct_stat {
 	TLDCT_STAT__BASE = DCTCP_STAT_MAX - 1,
-	TLDCT_STATS(CCS_STAT_ENUM, TLDCT)
-	TLDCT_STAT_MAX,
+	TLDCT_STATS(CCS_STAT_ENUM, TLDCT) TLDCT_STAT_MAX,
 };
 
 /* Tunables of bpf_tldct: DCTCP_TUNABLES, then these (lib/tunables.h). */
 #define TLDCT_FACTOR(X, name, def, help) X(name, UINT, 1, 4096, def, help)
-#define TLDCT_TUNABLES(X)							\
-	X(task_min_kb, UINT, 0, 1U << 24, 47,					\
-	  "beta is beta_min for tasks smaller than this (KB)")			\
-	X(task_max_kb, UINT, 0, 1U << 24, 100,					\
-	  "beta is beta_max for tasks from this size on (KB)")			\
-	TLDCT_FACTOR(X, beta_min, TLDCT_ONE / 2,				\
-		     "task-size factor of small tasks in 1/1024 (512 = 0.5)")	\
-	TLDCT_FACTOR(X, beta_max, TLDCT_ONE * 3 / 2,				\
-		     "task-size factor of large tasks in 1/1024 (1536 = 1.5)")	\
-	TLDCT_FACTOR(X, grow_min, TLDCT_ONE / 2,				\
-		     "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024")	\
-	TLDCT_FACTOR(X, grow_max, TLDCT_ONE * 2, "upper clamp of the growth scale, 1/1024")	\
-	X(use_feedback, BOOL, 0, 1, 1,						\
+#define TLDCT_TUNABLES(X)                                                                          \
+	X(task_min_kb, UINT, 0, 1U << 24, 47, "beta is beta_min for tasks smaller than this (KB)") \
+	X(task_max_kb, UINT, 0, 1U << 24, 100,                                                     \
+	  "beta is beta_max for tasks from this size on (KB)")                                     \
+	TLDCT_FACTOR(X, beta_min, TLDCT_ONE / 2,                                                   \
+		     "task-size factor of small tasks in 1/1024 (512 = 0.5)")                      \
+	TLDCT_FACTOR(X, beta_max, TLDCT_ONE * 3 / 2,                                               \
+		     "task-size factor of large tasks in 1/1024 (1536 = 1.5)")                     \
+	TLDCT_FACTOR(X, grow_min, TLDCT_ONE / 2,                                                   \
+		     "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024")                 \
+	TLDCT_FACTOR(X, grow_max, TLDCT_ONE * 2, "upper clamp of the growth scale, 1/1024")        \
+	X(use_feedback, BOOL, 0, 1, 1,                                                             \
 	  "use the receiver's S_t and n when it sends them (0: the local task table only)")
-
 
 #endif /* CCSUITE_TLDCT_H */

@@ -29,24 +29,27 @@
 
 static const struct cli attach_cli = {
 	.cmd = "attach",
-	.synopsis = "ccload attach <algo> [--set key=value]... [--tc ROLE=DEV[@NETNS]]... [--default]\n"
-		    "                     [--non-restricted]\n"
-		    "       ccload attach --obj FILE.bpf.o [--default] [--non-restricted]",
+	.synopsis =
+		"ccload attach <algo> [--set key=value]... [--tc ROLE=DEV[@NETNS]]... [--default]\n"
+		"                     [--non-restricted]\n"
+		"       ccload attach --obj FILE.bpf.o [--default] [--non-restricted]",
 	.about = "Load and register a congestion control with everything it has (cgroup and\n"
 		 "TC programs, maps); it stays after ccload exits.  An earlier registration\n"
 		 "of the same name is replaced.",
-	.opts = (const struct cli_opt[]){
-		{ "set", 's', "k=v", SUB_ALL, "set a tunable (ccload list shows them)" },
-		{ "tc", 't', "ROLE=DEV[@NETNS]", SUB_ALL,
-		  "attach TC role ROLE on device DEV (in namespace NETNS)" },
-		{ "default", 'd', NULL, SUB_ALL,
-		  "make it net.ipv4.tcp_congestion_control (and usable as the default inside "
-		  "network namespaces)" },
-		{ "non-restricted", 'N', NULL, SUB_ALL,
-		  "add it to net.ipv4.tcp_allowed_congestion_control" },
-		{ "obj", 'o', "FILE", SUB_ALL, "load a struct_ops object of your own instead" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "set", 's', "k=v", SUB_ALL, "set a tunable (ccload list shows them)" },
+			{ "tc", 't', "ROLE=DEV[@NETNS]", SUB_ALL,
+			  "attach TC role ROLE on device DEV (in namespace NETNS)" },
+			{ "default", 'd', NULL, SUB_ALL,
+			  "make it net.ipv4.tcp_congestion_control (and usable as the default inside "
+			  "network namespaces)" },
+			{ "non-restricted", 'N', NULL, SUB_ALL,
+			  "add it to net.ipv4.tcp_allowed_congestion_control" },
+			{ "obj", 'o', "FILE", SUB_ALL,
+			  "load a struct_ops object of your own instead" },
+			{ 0 },
+		},
 };
 
 static int parse_set(const struct algo *a, char *text, struct tunable_set *s)
@@ -135,12 +138,13 @@ static const struct cli detach_cli = {
 	.synopsis = "ccload detach <algo> | --all",
 	.about = "Unregister, unpin, and remove its cgroup and TC programs.  Sockets already\n"
 		 "using it keep it until they close.",
-	.opts = (const struct cli_opt[]){
-		{ "all", 'a', NULL, SUB_ALL,
-		  "every CC ccload attached (its algorithms, and what attach --obj pinned under "
-		  PIN_ROOT "); CCs others registered stay; succeeds when there is none" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "all", 'a', NULL, SUB_ALL,
+			  "every CC ccload attached (its algorithms, and what attach --obj pinned under " PIN_ROOT
+			  "); CCs others registered stay; succeeds when there is none" },
+			{ 0 },
+		},
 };
 
 int cmd_detach(int argc, char **argv)
@@ -160,7 +164,8 @@ int cmd_detach(int argc, char **argv)
 	}
 	if (!all && !parse_cc_name_ok(argv[optind])) {
 		pr_warn("'%s' is not a congestion control name (1 to 15 of A-Z a-z 0-9 _ - ., "
-			"not starting with '.')\n", argv[optind]);
+			"not starting with '.')\n",
+			argv[optind]);
 		return 2;
 	}
 	if (attach_env_check())
@@ -311,7 +316,8 @@ int cmd_list(int argc, char **argv)
 			       strcmp(def, a->name) ? "" : ", system default");
 			if (stats_read_pinned(a->name, &s) == 0)
 				printf(", %" PRIu64 " flows using it now",
-				       (uint64_t)(s.v[CCS_STAT_FLOWS_INIT] - s.v[CCS_STAT_FLOWS_RELEASE]));
+				       (uint64_t)(s.v[CCS_STAT_FLOWS_INIT] -
+						  s.v[CCS_STAT_FLOWS_RELEASE]));
 			printf("\n");
 		} else {
 			printf("    not registered\n");

@@ -41,8 +41,7 @@ static void print_one(enum fmt fmt, const char *cc, const struct ccs_stats *s, i
 		case FMT_JSON:
 			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", d->name, (uint64_t)s->v[i]);
 			break;
-		case FMT_PROM:	/* print_prom() */
-			break;
+		case FMT_PROM: /* print_prom() */ break;
 		}
 	}
 	if (fmt == FMT_JSON)
@@ -72,11 +71,12 @@ static void print_prom(char names[][256], const struct ccs_stats *s, int n)
 			for (m = 0; m < n_done && strcmp(done[m], d->name); m++)
 				;
 			if (m < n_done)
-				continue;	/* printed with an earlier algorithm */
+				continue; /* printed with an earlier algorithm */
 			done[n_done++] = d->name;
 			sfx = d->kind == STAT_COUNTER ? "_total" : "";
 			printf("# HELP ccsuite_%s%s %s\n# TYPE ccsuite_%s%s %s\n", d->name, sfx,
-			       d->help, d->name, sfx, d->kind == STAT_COUNTER ? "counter" : "gauge");
+			       d->help, d->name, sfx,
+			       d->kind == STAT_COUNTER ? "counter" : "gauge");
 			for (j = k; j < n; j++) {
 				const struct algo *b = algo_find(names[j]);
 
@@ -84,8 +84,9 @@ static void print_prom(char names[][256], const struct ccs_stats *s, int n)
 					const struct stat_desc *e = stats_desc(b, i2);
 
 					if (e && !strcmp(e->name, d->name))
-						printf("ccsuite_%s%s{algo=\"%s\"} %" PRIu64 "\n", d->name,
-						       sfx, names[j], (uint64_t)s[j].v[i2]);
+						printf("ccsuite_%s%s{algo=\"%s\"} %" PRIu64 "\n",
+						       d->name, sfx, names[j],
+						       (uint64_t)s[j].v[i2]);
 				}
 			}
 		}
@@ -144,12 +145,14 @@ static const struct cli stats_cli = {
 	.cmd = "stats",
 	.synopsis = "ccload stats [<algo>] [--json | --prom] [--watch SECONDS]",
 	.about = "Counters of attached algorithms (all of them without <algo>).",
-	.opts = (const struct cli_opt[]){
-		{ "json", 'j', NULL, SUB_ALL, "one JSON object {algo: {counter: value}}" },
-		{ "prom", 'p', NULL, SUB_ALL, "Prometheus text exposition format" },
-		{ "watch", 'w', "S", SUB_ALL, "repeat every S seconds (JSON: one object per line)" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "json", 'j', NULL, SUB_ALL, "one JSON object {algo: {counter: value}}" },
+			{ "prom", 'p', NULL, SUB_ALL, "Prometheus text exposition format" },
+			{ "watch", 'w', "S", SUB_ALL,
+			  "repeat every S seconds (JSON: one object per line)" },
+			{ 0 },
+		},
 };
 
 int cmd_stats(int argc, char **argv)
@@ -165,7 +168,8 @@ int cmd_stats(int argc, char **argv)
 		case 'p': fmt = FMT_PROM; break;
 		case 'w':
 			if (parse_u64(optarg, &watch) || !watch || watch > 3600) {
-				pr_warn("--watch: '%s' is not a number of seconds in [1, 3600]\n", optarg);
+				pr_warn("--watch: '%s' is not a number of seconds in [1, 3600]\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -196,7 +200,8 @@ int cmd_stats(int argc, char **argv)
 		if (watch && fmt == FMT_TABLE)
 			printf("\033[H\033[2J%-12s %-20s %s\n", "ALGO", "COUNTER", "VALUE");
 		if (!report(fmt, only) && !watch) {
-			pr_warn(only ? "%s is not attached by ccload\n" : "no ccsuite algorithm is attached\n",
+			pr_warn(only ? "%s is not attached by ccload\n" :
+				       "no ccsuite algorithm is attached\n",
 				only);
 			return 1;
 		}

@@ -33,43 +33,50 @@
 /* __u64 is unsigned long long, uint64_t unsigned long: print through this. */
 #define U(x) ((uint64_t)(x))
 
-#define SW_HANDLE	0xcc5
-#define SW_PRIO		1
+#define SW_HANDLE 0xcc5
+#define SW_PRIO	  1
 
 enum { SW_ATTACH, SW_DETACH, SW_STATS };
 
 static const struct cli switch_cli = {
 	.cmd = "switch",
 	.subs = (const char *const[]){ "attach", "detach", "stats", NULL },
-	.synopsis = "ccload switch attach <dev> [options] [-n NETNS]\n"
-		    "       ccload switch detach <dev> [-n NETNS]\n"
-		    "       ccload switch stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]",
+	.synopsis =
+		"ccload switch attach <dev> [options] [-n NETNS]\n"
+		"       ccload switch detach <dev> [-n NETNS]\n"
+		"       ccload switch stats <dev> [--json] [--reset] [--interval MS] [-n NETNS]",
 	.about = "The test network's switch on <dev>'s egress (clsact, direct action): judges\n"
 		 "a queue, CE-marks ECT packets above --ecn-k, drops above --buffer or above a\n"
 		 "class's own limit.  Sizes and rates use tc's units.",
-	.opts = (const struct cli_opt[]){
-		{ "queue", 'q', "virtual|qdisc", SUB(SW_ATTACH),
-		  "which queue: a virtual one drained at --rate (default), or the backlog of "
-		  "<dev>'s root qdisc, a rate limiter such as tbf put there (the real queue)" },
-		{ "rate", 'r', "RATE", SUB(SW_ATTACH), "link rate (default 100mbit; 1mbit..10gbit)" },
-		{ "buffer", 'b', "SIZE", SUB(SW_ATTACH), "buffer (default 100kb)" },
-		{ "ecn-k", 'k', "SIZE", SUB(SW_ATTACH), "ECN marking threshold K (default: no marking)" },
-		{ "class-limit", 'c', "C=SIZE", SUB(SW_ATTACH),
-		  "drop threshold of traffic class C (1..3)" },
-		{ "dscp-class", 'D', "D=C", SUB(SW_ATTACH), "DSCP value D (0..63) belongs to class C" },
-		{ "netns", 'n', "NAME", SUB_ALL, "the device is in network namespace NAME" },
-		{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
-		{ "reset", 'R', NULL, SUB(SW_STATS), "zero the counters after printing them" },
-		{ "interval", 'i', "MS", SUB(SW_STATS),
-		  "sample the queue every MS ms, one JSON line each, until interrupted" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "queue", 'q', "virtual|qdisc", SUB(SW_ATTACH),
+			  "which queue: a virtual one drained at --rate (default), or the backlog of "
+			  "<dev>'s root qdisc, a rate limiter such as tbf put there (the real queue)" },
+			{ "rate", 'r', "RATE", SUB(SW_ATTACH),
+			  "link rate (default 100mbit; 1mbit..10gbit)" },
+			{ "buffer", 'b', "SIZE", SUB(SW_ATTACH), "buffer (default 100kb)" },
+			{ "ecn-k", 'k', "SIZE", SUB(SW_ATTACH),
+			  "ECN marking threshold K (default: no marking)" },
+			{ "class-limit", 'c', "C=SIZE", SUB(SW_ATTACH),
+			  "drop threshold of traffic class C (1..3)" },
+			{ "dscp-class", 'D', "D=C", SUB(SW_ATTACH),
+			  "DSCP value D (0..63) belongs to class C" },
+			{ "netns", 'n', "NAME", SUB_ALL,
+			  "the device is in network namespace NAME" },
+			{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
+			{ "reset", 'R', NULL, SUB(SW_STATS),
+			  "zero the counters after printing them" },
+			{ "interval", 'i', "MS", SUB(SW_STATS),
+			  "sample the queue every MS ms, one JSON line each, until interrupted" },
+			{ 0 },
+		},
 };
 _Static_assert(SW_CLASSES == 4, "--class-limit's help names the classes");
 
 /* "a=b" where both sides are numbers (b may be a size). */
-static int parse_pair(const char *opt, char *text, uint64_t amax, uint64_t *a,
-		      int b_is_size, uint64_t bmax, uint64_t *b)
+static int parse_pair(const char *opt, char *text, uint64_t amax, uint64_t *a, int b_is_size,
+		      uint64_t bmax, uint64_t *b)
 {
 	char *k, *v;
 
@@ -89,7 +96,7 @@ static const char *queue_name(uint32_t q)
 
 static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 {
-	int back;	/* a one-shot command: it stays in @netns */
+	int back; /* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO,
 			    .flags = BPF_TC_F_REPLACE);
@@ -128,7 +135,8 @@ static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 		pr_warn("cannot attach the switch to %s: %s\n", dev, strerror(-err));
 		goto out;
 	}
-	printf("switch on %s egress: rate %" PRIu64 "bit buffer %ub ecn-k %ub, %s queue (prog id %u)\n",
+	printf("switch on %s egress: rate %" PRIu64
+	       "bit buffer %ub ecn-k %ub, %s queue (prog id %u)\n",
 	       dev, U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue), opts.prog_id);
 out:
 	switch_bpf__destroy(skel);
@@ -137,7 +145,7 @@ out:
 
 static int tc_detach(const char *dev, const char *netns)
 {
-	int back;	/* a one-shot command: it stays in @netns */
+	int back; /* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
 	int err;
@@ -160,7 +168,7 @@ static int tc_detach(const char *dev, const char *netns)
 static int find_state(const char *dev, const char *netns, int *state_fd, int *ctl_fd,
 		      struct sw_config *c)
 {
-	int back;	/* a one-shot command: it stays in @netns */
+	int back; /* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = SW_HANDLE, .priority = SW_PRIO);
 	struct bpf_prog_info pinfo = {};
@@ -258,23 +266,24 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		tot[5] += s->cls[i].not_ect_over_k;
 	}
 	if (json) {
-		printf("{\"dev\":\"%s\",\"queue\":\"%s\",\"rate_bps\":%" PRIu64 ",\"buffer\":%u,\"ecn_k\":%u,"
-		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64 ",\"avg_backlog\":%" PRIu64
-		       ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
-		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
-		       ",\"not_ect_over_k\":%" PRIu64 ",\"malformed\":%" PRIu64 ",\"no_real\":%" PRIu64
-		       ",\"classes\":[",
-		       dev, queue_name(c->queue), U(c->rate_bps), c->buffer, c->ecn_k, U(s->backlog),
-		       U(s->max_backlog), avg,
-		       U(s->busy_ns), tot[0], tot[1], tot[2], tot[3], tot[4], tot[5], U(s->malformed),
-		       U(s->no_real));
+		printf("{\"dev\":\"%s\",\"queue\":\"%s\",\"rate_bps\":%" PRIu64
+		       ",\"buffer\":%u,\"ecn_k\":%u,"
+		       "\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64
+		       ",\"avg_backlog\":%" PRIu64 ",\"observed_ns\":%" PRIu64 ",\"pkts\":%" PRIu64
+		       ",\"bytes\":%" PRIu64 ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64
+		       ",\"dropped_bytes\":%" PRIu64 ",\"not_ect_over_k\":%" PRIu64
+		       ",\"malformed\":%" PRIu64 ",\"no_real\":%" PRIu64 ",\"classes\":[",
+		       dev, queue_name(c->queue), U(c->rate_bps), c->buffer, c->ecn_k,
+		       U(s->backlog), U(s->max_backlog), avg, U(s->busy_ns), tot[0], tot[1], tot[2],
+		       tot[3], tot[4], tot[5], U(s->malformed), U(s->no_real));
 		for (i = 0; i < SW_CLASSES; i++)
-			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
-			       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"dropped_bytes\":%" PRIu64
-			       ",\"not_ect_over_k\":%" PRIu64 "}", i ? "," : "", i,
-			       c->class_limit[i] ? c->class_limit[i] : c->buffer, U(s->cls[i].pkts),
-			       U(s->cls[i].bytes), U(s->cls[i].marked), U(s->cls[i].dropped),
-			       U(s->cls[i].dropped_bytes), U(s->cls[i].not_ect_over_k));
+			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64
+			       ",\"bytes\":%" PRIu64 ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64
+			       ",\"dropped_bytes\":%" PRIu64 ",\"not_ect_over_k\":%" PRIu64 "}",
+			       i ? "," : "", i, c->class_limit[i] ? c->class_limit[i] : c->buffer,
+			       U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
+			       U(s->cls[i].dropped), U(s->cls[i].dropped_bytes),
+			       U(s->cls[i].not_ect_over_k));
 		printf("]}\n");
 		return;
 	}
@@ -284,12 +293,15 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 	       U(s->backlog), U(s->max_backlog), avg, (double)s->busy_ns / 1e9);
 	printf("malformed IP frames (class 0, Not-ECT): %" PRIu64 "\n", U(s->malformed));
 	if (s->no_real)
-		printf("warning: %" PRIu64 " packets found no tbf root qdisc to read the queue from "
-		       "and were judged on the virtual queue\n", U(s->no_real));
+		printf("warning: %" PRIu64
+		       " packets found no tbf root qdisc to read the queue from "
+		       "and were judged on the virtual queue\n",
+		       U(s->no_real));
 	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
 	       "not-ect>K");
 	for (i = 0; i < SW_CLASSES; i++)
-		printf("%-6d %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 "\n",
+		printf("%-6d %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64
+		       "\n",
 		       i, U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
 		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k));
 }
@@ -306,7 +318,7 @@ static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns's clock */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
@@ -392,7 +404,7 @@ int cmd_switch(int argc, char **argv)
 	sub = cli_sub(&switch_cli, argv[1]);
 	if (sub < 0)
 		return 2;
-	argc--;		/* parse from the subcommand on */
+	argc--; /* parse from the subcommand on */
 	argv++;
 	optind = 0;
 	while ((ch = cli_getopt(&switch_cli, sub, argc, argv)) != -1) {
@@ -427,12 +439,14 @@ int cmd_switch(int argc, char **argv)
 				c.ecn_k = (uint32_t)v;
 			break;
 		case 'c':
-			if (parse_pair("--class-limit", optarg, SW_CLASSES - 1, &a, 1, SW_BUFFER_MAX, &v))
+			if (parse_pair("--class-limit", optarg, SW_CLASSES - 1, &a, 1,
+				       SW_BUFFER_MAX, &v))
 				return 2;
 			c.class_limit[a] = (uint32_t)v;
 			break;
 		case 'D':
-			if (parse_pair("--dscp-class", optarg, SW_DSCPS - 1, &a, 0, SW_CLASSES - 1, &v))
+			if (parse_pair("--dscp-class", optarg, SW_DSCPS - 1, &a, 0, SW_CLASSES - 1,
+				       &v))
 				return 2;
 			c.dscp_class[a] = (uint8_t)v;
 			break;
@@ -441,7 +455,8 @@ int cmd_switch(int argc, char **argv)
 		case 'R': reset = 1; break;
 		case 'i':
 			if (parse_u64(optarg, &interval) || !interval || interval > 60000) {
-				pr_warn("--interval: '%s' is not a number of ms in [1, 60000]\n", optarg);
+				pr_warn("--interval: '%s' is not a number of ms in [1, 60000]\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -457,7 +472,8 @@ int cmd_switch(int argc, char **argv)
 	if (sub == SW_ATTACH) {
 		if (c.buffer < SW_BUFFER_MIN) {
 			pr_warn("--buffer (%u) must hold a full-sized frame (%u bytes): a smaller "
-				"one drops every packet\n", c.buffer, SW_BUFFER_MIN);
+				"one drops every packet\n",
+				c.buffer, SW_BUFFER_MIN);
 			return 2;
 		}
 		if (c.ecn_k >= c.buffer) {
@@ -472,7 +488,8 @@ int cmd_switch(int argc, char **argv)
 			}
 	}
 	if (optind < argc) {
-		pr_warn("switch %s: unexpected argument '%s'\n", switch_cli.subs[sub], argv[optind]);
+		pr_warn("switch %s: unexpected argument '%s'\n", switch_cli.subs[sub],
+			argv[optind]);
 		return 2;
 	}
 	if (need_root())

@@ -32,15 +32,17 @@ enum { TASK_SET, TASK_GET, TASK_LIST };
 static const struct cli task_cli = {
 	.cmd = "task",
 	.subs = (const char *const[]){ "set", "get", "list", NULL },
-	.synopsis = "ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
-		    "       ccload task get PID FD        its task and what the receiver reported\n"
-		    "       ccload task list [--json]     the task tables (sender and receiver side)",
+	.synopsis =
+		"ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
+		"       ccload task get PID FD        its task and what the receiver reported\n"
+		"       ccload task list [--json]     the task tables (sender and receiver side)",
 	.about = "bpf_tldct must be attached.  TASK is a number (0 = none); a task set this way\n"
 		 "wins over the default, the socket's cgroup v2 id.  Set it before connect().",
-	.opts = (const struct cli_opt[]){
-		{ "json", 'j', NULL, SUB(TASK_LIST), "the tables as JSON" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "json", 'j', NULL, SUB(TASK_LIST), "the tables as JSON" },
+			{ 0 },
+		},
 };
 
 static int open_pinned(const char *name)
@@ -150,9 +152,10 @@ static int task_get(char **argv)
 		return 1;
 	}
 	printf("task %" PRIu64 " (%s)", (uint64_t)v.task,
-	       v.flags & TLDCT_SK_PEER ? "named by the peer's SYN: it receives for it" :
+	       v.flags & TLDCT_SK_PEER	   ? "named by the peer's SYN: it receives for it" :
 	       v.flags & TLDCT_SK_EXPLICIT ? "set explicitly" :
-	       v.flags & TLDCT_SK_RESOLVED ? "its cgroup" : "not resolved yet");
+	       v.flags & TLDCT_SK_RESOLVED ? "its cgroup" :
+					     "not resolved yet");
 	if (v.flags & TLDCT_SK_FEEDBACK)
 		printf(", receiver reports S_t %" PRIu64 " bytes, n %u",
 		       (uint64_t)tldct_feedback_bytes(v.fb), tldct_feedback_n(v.fb));
@@ -204,8 +207,8 @@ static int list_table(const char *name, const char *side, int json, int *first)
 		goto out;
 	}
 	if (!json)
-		printf("%s side (%s):\n%20s %14s %6s %s\n", side, name, "task", "S_t bytes", "flows",
-		       strcmp(side, "receiver") ? "" : "sender");
+		printf("%s side (%s):\n%20s %14s %6s %s\n", side, name, "task", "S_t bytes",
+		       "flows", strcmp(side, "receiver") ? "" : "sender");
 	while (!done) {
 		n = cap;
 		if (bpf_map_lookup_batch(fd, in, &batch, keys, vals, &n, NULL)) {
@@ -214,7 +217,7 @@ static int list_table(const char *name, const char *side, int json, int *first)
 				err = -1;
 				goto out;
 			}
-			done = 1;	/* the last batch (n may still be > 0) */
+			done = 1; /* the last batch (n may still be > 0) */
 		}
 		in = &batch;
 		for (i = 0; i < n; i++) {
@@ -223,12 +226,13 @@ static int list_table(const char *name, const char *side, int json, int *first)
 			peer_text(&keys[i], peer, sizeof(peer));
 			if (json)
 				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"peer\":\"%s\","
-				       "\"bytes\":%" PRIu64 ",\"flows\":%u}", *first ? "" : ",", side,
-				       (uint64_t)keys[i].task, peer, (uint64_t)vals[i].bytes,
-				       vals[i].grp.members);
+				       "\"bytes\":%" PRIu64 ",\"flows\":%u}",
+				       *first ? "" : ",", side, (uint64_t)keys[i].task, peer,
+				       (uint64_t)vals[i].bytes, vals[i].grp.members);
 			else
-				printf("%20" PRIu64 " %14" PRIu64 " %6u %s\n", (uint64_t)keys[i].task,
-				       (uint64_t)vals[i].bytes, vals[i].grp.members, peer);
+				printf("%20" PRIu64 " %14" PRIu64 " %6u %s\n",
+				       (uint64_t)keys[i].task, (uint64_t)vals[i].bytes,
+				       vals[i].grp.members, peer);
 			*first = 0;
 		}
 	}
@@ -245,7 +249,7 @@ static int task_list(int json)
 
 	if (need_root())
 		return 1;
-	fd = open_pinned("tldct_sk");	/* attached at all? */
+	fd = open_pinned("tldct_sk"); /* attached at all? */
 	if (fd < 0)
 		return 1;
 	close(fd);

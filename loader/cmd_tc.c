@@ -24,11 +24,12 @@ static const struct cli tc_cli = {
 	.about = "An algorithm's TC programs (roles, ccload list shows them) on a device, sharing\n"
 		 "the maps of the algorithm's attach (which must come first); detach of the\n"
 		 "algorithm removes them too.  The test network's switch is ccload switch.",
-	.opts = (const struct cli_opt[]){
-		{ "netns", 'n', "NAME", SUB(TC_ATTACH) | SUB(TC_DETACH),
-		  "the device is in network namespace NAME" },
-		{ 0 },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "netns", 'n', "NAME", SUB(TC_ATTACH) | SUB(TC_DETACH),
+			  "the device is in network namespace NAME" },
+			{ 0 },
+		},
 };
 
 static int print_rec(const struct tc_rec *r, void *ctx)

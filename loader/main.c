@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
 		if (strcmp(argv[i], cmds[c].name))
 			continue;
-		optind = 0;	/* each command parses its own options */
+		optind = 0; /* each command parses its own options */
 		return cmds[c].fn(argc - i, argv + i);
 	}
 	pr_warn("unknown command '%s'\n", argv[i]);

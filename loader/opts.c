@@ -8,8 +8,8 @@
 
 #define MAX_OPTS 32
 
-#define HELP_COL	29
-#define HELP_WIDTH	79
+#define HELP_COL   29
+#define HELP_WIDTH 79
 
 /* @text from column HELP_COL on, broken at spaces before HELP_WIDTH. */
 static void print_wrapped(FILE *f, const char *text)
@@ -51,8 +51,8 @@ void cli_usage(const struct cli *c, FILE *f)
 
 			for (i = 0; c->subs[i] && len < sizeof(text); i++)
 				if (o->subs & SUB(i)) {
-					len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", sep,
-								c->subs[i]);
+					len += (size_t)snprintf(text + len, sizeof(text) - len,
+								"%s%s", sep, c->subs[i]);
 					sep = ", ";
 				}
 			if (len < sizeof(text))

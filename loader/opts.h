@@ -10,21 +10,21 @@
 
 #include <stdio.h>
 
-#define SUB(i)		(1U << (i))
-#define SUB_ALL		0U
+#define SUB(i)	(1U << (i))
+#define SUB_ALL 0U
 
 struct cli_opt {
-	const char *name;	/* long name; NULL ends the table */
-	int key;		/* short letter, what cli_getopt() returns */
-	const char *arg;	/* its argument's name; NULL: a flag */
-	unsigned int subs;	/* SUB(i) | ...: the subcommands that take it */
+	const char *name;  /* long name; NULL ends the table */
+	int key;	   /* short letter, what cli_getopt() returns */
+	const char *arg;   /* its argument's name; NULL: a flag */
+	unsigned int subs; /* SUB(i) | ...: the subcommands that take it */
 	const char *help;
 };
 
 struct cli {
-	const char *cmd;		/* "switch" */
-	const char *const *subs;	/* NULL-terminated; NULL: none */
-	const char *synopsis;		/* usage lines */
+	const char *cmd;	 /* "switch" */
+	const char *const *subs; /* NULL-terminated; NULL: none */
+	const char *synopsis;	 /* usage lines */
 	const char *about;
 	const struct cli_opt *opts;
 };

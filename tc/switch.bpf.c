@@ -61,8 +61,8 @@ static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
 	if (!q)
 		return SW_NO_REAL;
 	ops = BPF_CORE_READ(q, ops);
-	if (!ops || bpf_probe_read_kernel(id, sizeof(id), &ops->id) ||
-	    id[0] != 't' || id[1] != 'b' || id[2] != 'f' || id[3])
+	if (!ops || bpf_probe_read_kernel(id, sizeof(id), &ops->id) || id[0] != 't' ||
+	    id[1] != 'b' || id[2] != 'f' || id[3])
 		return SW_NO_REAL;
 	return BPF_CORE_READ(q, qstats.backlog);
 }
@@ -75,7 +75,7 @@ int ccs_switch(struct __sk_buff *skb)
 	enum sw_verdict v;
 	enum ccs_pkt_kind kind;
 	__u32 zero = 0, cls = 0, segs = skb->gso_segs ? skb->gso_segs : 1;
-	__u64 now = bpf_ktime_get_ns();	/* no helper calls under the lock */
+	__u64 now = bpf_ktime_get_ns(); /* no helper calls under the lock */
 	__u64 real = 0, gen;
 	struct sw_ctl *ctl;
 	int ect = 0;

@@ -30,54 +30,54 @@
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
-#include <linux/bpf.h>	/* struct bpf_spin_lock */
+#include <linux/bpf.h> /* struct bpf_spin_lock */
 #endif
 
-#define SW_CLASSES		4
-#define SW_DSCPS		64
+#define SW_CLASSES 4
+#define SW_DSCPS   64
 
-#define SW_RATE_MIN		1000000ULL		/* 1 Mbit/s */
-#define SW_RATE_MAX		10000000000ULL		/* 10 Gbit/s */
-#define SW_BUFFER_MAX		(64U << 20)		/* 64 MiB */
-#define SW_BUFFER_MIN		1514U			/* one full-sized Ethernet frame */
-#define NSEC_PER_SEC		1000000000ULL
+#define SW_RATE_MIN   1000000ULL     /* 1 Mbit/s */
+#define SW_RATE_MAX   10000000000ULL /* 10 Gbit/s */
+#define SW_BUFFER_MAX (64U << 20)    /* 64 MiB */
+#define SW_BUFFER_MIN 1514U	     /* one full-sized Ethernet frame */
+#define NSEC_PER_SEC  1000000000ULL
 
 enum sw_queue { SW_QUEUE_VIRTUAL, SW_QUEUE_QDISC };
 
-#define SW_NO_REAL	(~0ULL)	/* sw_packet()'s @real: no qdisc backlog to read */
+#define SW_NO_REAL (~0ULL) /* sw_packet()'s @real: no qdisc backlog to read */
 
 struct sw_config {
-	__u64 rate_bps;			/* link rate, bits/s */
-	__u32 buffer;			/* bytes */
-	__u32 ecn_k;			/* marking threshold, bytes; 0 = no marking */
-	__u32 class_limit[SW_CLASSES];	/* per-class drop threshold, bytes (<= buffer) */
-	__u8 dscp_class[SW_DSCPS];	/* traffic class of each DSCP value */
-	__u32 queue;			/* enum sw_queue */
+	__u64 rate_bps;		       /* link rate, bits/s */
+	__u32 buffer;		       /* bytes */
+	__u32 ecn_k;		       /* marking threshold, bytes; 0 = no marking */
+	__u32 class_limit[SW_CLASSES]; /* per-class drop threshold, bytes (<= buffer) */
+	__u8 dscp_class[SW_DSCPS];     /* traffic class of each DSCP value */
+	__u32 queue;		       /* enum sw_queue */
 };
 
 struct sw_class_stats {
-	__u64 pkts;		/* enqueued (passed or marked) */
+	__u64 pkts; /* enqueued (passed or marked) */
 	__u64 bytes;
-	__u64 marked;		/* CE-marked */
+	__u64 marked; /* CE-marked */
 	__u64 dropped;
 	__u64 dropped_bytes;
-	__u64 not_ect_over_k;	/* passed unmarked above K: not ECN-capable */
+	__u64 not_ect_over_k; /* passed unmarked above K: not ECN-capable */
 };
 
 struct sw_state {
 	struct bpf_spin_lock lock;
 	__u32 pad;
-	__u64 backlog;		/* bytes queued after the last packet */
-	__u64 last_ns;		/* clock of the last update */
-	__u64 busy_ns;		/* time observed since the first packet */
-	__u64 area;		/* integral of backlog over time, byte*us */
+	__u64 backlog; /* bytes queued after the last packet */
+	__u64 last_ns; /* clock of the last update */
+	__u64 busy_ns; /* time observed since the first packet */
+	__u64 area;    /* integral of backlog over time, byte*us */
 	__u64 max_backlog;
-	__u64 drain_rem;	/* bit*ns the link sent beyond whole bytes */
-	__u64 area_rem;		/* 2*byte*ns beyond whole byte*us */
-	__u64 malformed;	/* IP frames with a bad or cut header: class 0, Not-ECT */
-	__u64 no_real;		/* --queue qdisc packets judged on the virtual queue: the
+	__u64 drain_rem; /* bit*ns the link sent beyond whole bytes */
+	__u64 area_rem;	 /* 2*byte*ns beyond whole byte*us */
+	__u64 malformed; /* IP frames with a bad or cut header: class 0, Not-ECT */
+	__u64 no_real;	 /* --queue qdisc packets judged on the virtual queue: the
 				 * port's root qdisc is not tbf */
-	__u64 reset_gen;	/* the sw_ctl.reset_gen the counters start from */
+	__u64 reset_gen; /* the sw_ctl.reset_gen the counters start from */
 	struct sw_class_stats cls[SW_CLASSES];
 };
 
@@ -140,7 +140,7 @@ static inline __u64 sw_drain(__u64 dt_ns, __u64 rate_bps, __u64 *rem)
  * below 1 byte*us in *@rem (short steps must not round to nothing). */
 static inline void sw_area_add(struct sw_state *s, __u64 b0, __u64 b1, __u64 t_ns)
 {
-	__u64 sum = b0 + b1;	/* < 2^27 for SW_BUFFER_MAX */
+	__u64 sum = b0 + b1; /* < 2^27 for SW_BUFFER_MAX */
 	__u64 lo = sum * (t_ns % 2000) + s->area_rem;
 
 	s->area += sum * (t_ns / 2000) + lo / 2000;

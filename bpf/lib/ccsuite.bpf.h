@@ -19,10 +19,18 @@
 /* Each argument is evaluated once, as the kernel's min()/max(): an argument
  * with side effects (bbr's full-bw step) must not run twice. */
 #ifndef min
-#define min(a, b) ({ __typeof__(a) _min_a = (a); __typeof__(b) _min_b = (b); \
-		     _min_a < _min_b ? _min_a : _min_b; })
-#define max(a, b) ({ __typeof__(a) _max_a = (a); __typeof__(b) _max_b = (b); \
-		     _max_a > _max_b ? _max_a : _max_b; })
+#define min(a, b)                                  \
+	({                                         \
+		__typeof__(a) _min_a = (a);        \
+		__typeof__(b) _min_b = (b);        \
+		_min_a < _min_b ? _min_a : _min_b; \
+	})
+#define max(a, b)                                  \
+	({                                         \
+		__typeof__(a) _max_a = (a);        \
+		__typeof__(b) _max_b = (b);        \
+		_max_a > _max_b ? _max_a : _max_b; \
+	})
 #endif
 
 static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
@@ -81,14 +89,14 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
  * tcp_congestion_ops.cong_control: loader/kfeat.c), not from its version.
  */
 #ifdef CCS_PRE_6_10
-#define CCS_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
+#define CCS_CONG_CONTROL_ARGS	  struct sock *sk, const struct rate_sample *rs
 #define CCS_CAN_WRITE_APP_LIMITED 0
 /* the ACK's flags, which cong_control() gets only from 6.10 */
-#define CCS_ACK_FLAG(prev_una) ccs_ack_flag_of(sk, rs, (prev_una))
+#define CCS_ACK_FLAG(prev_una)	  ccs_ack_flag_of(sk, rs, (prev_una))
 #else
-#define CCS_CONG_CONTROL_ARGS struct sock *sk, __u32 ack, int flag, const struct rate_sample *rs
+#define CCS_CONG_CONTROL_ARGS	  struct sock *sk, __u32 ack, int flag, const struct rate_sample *rs
 #define CCS_CAN_WRITE_APP_LIMITED 1
-#define CCS_ACK_FLAG(prev_una) (flag)
+#define CCS_ACK_FLAG(prev_una)	  (flag)
 #endif
 
 /* Before 6.10: the flags from what the ACK did (@prev_una: snd_una after
@@ -114,17 +122,19 @@ static __always_inline int ccs_ack_flag_of(const struct sock *sk, const struct r
  * its clean-up, only when the mark is there: flows_init - flows_release is
  * the flows using the CC on both.  A macro, as the mark may be a bitfield.
  */
-#define CCS_FLOW_INIT(st) do {				\
-	(st)->flow_live = 1;				\
-	ccs_stat_inc_exact(CCS_STAT_FLOWS_INIT);	\
-} while (0)
-#define CCS_FLOW_RELEASE(st) ({				\
-	bool _was_live = (st)->flow_live;		\
-	(st)->flow_live = 0;				\
-	if (_was_live)					\
-		ccs_stat_inc_exact(CCS_STAT_FLOWS_RELEASE); \
-	_was_live;					\
-})
+#define CCS_FLOW_INIT(st)                                \
+	do {                                             \
+		(st)->flow_live = 1;                     \
+		ccs_stat_inc_exact(CCS_STAT_FLOWS_INIT); \
+	} while (0)
+#define CCS_FLOW_RELEASE(st)                                        \
+	({                                                          \
+		bool _was_live = (st)->flow_live;                   \
+		(st)->flow_live = 0;                                \
+		if (_was_live)                                      \
+			ccs_stat_inc_exact(CCS_STAT_FLOWS_RELEASE); \
+		_was_live;                                          \
+	})
 
 /* include/net/tcp.h tcp_packets_in_flight(): sent, not yet acked or lost. */
 static __always_inline __u32 tcp_packets_in_flight(const struct tcp_sock *tp)
@@ -177,8 +187,8 @@ static __always_inline void ccs_reno_cong_avoid(struct sock *sk, __u32 acked)
  * pacing rate.  net/ipv4/tcp_input.c and tcp_output.c are the reference.
  */
 struct ccs_prr {
-	__u32 delivered;	/* tp->prr_delivered, which only the kernel's PRR counts */
-	__u32 high_seq;		/* the reduction it counts for (tp->high_seq) */
+	__u32 delivered; /* tp->prr_delivered, which only the kernel's PRR counts */
+	__u32 high_seq;	 /* the reduction it counts for (tp->high_seq) */
 };
 
 static __always_inline bool tcp_in_cwnd_reduction(const struct sock *sk)
@@ -192,7 +202,7 @@ static __always_inline void ccs_prr(struct sock *sk, struct ccs_prr *prr, __u32 
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (prr->high_seq != tp->high_seq) {	/* a new reduction began */
+	if (prr->high_seq != tp->high_seq) { /* a new reduction began */
 		prr->high_seq = tp->high_seq;
 		prr->delivered = 0;
 	}
@@ -237,13 +247,13 @@ static __always_inline void ccs_cwnd_restart_after_idle(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	__u32 cwnd = tp->snd_cwnd, now = (__u32)bpf_jiffies64();
-	__u32 next = tcp_cc_restart_cwnd(cwnd, 10, (__s32)(now - tp->lsndtime),
-					 inet_csk(sk)->icsk_rto);
+	__u32 next =
+		tcp_cc_restart_cwnd(cwnd, 10, (__s32)(now - tp->lsndtime), inet_csk(sk)->icsk_rto);
 
 	if (!BPF_CORE_READ(sk, __sk_common.skc_net.net, ipv4.sysctl_tcp_slow_start_after_idle) ||
 	    tp->packets_out || next == cwnd)
 		return;
-	if (tp->snd_ssthresh < cwnd - (cwnd >> 2))	/* tcp_current_ssthresh() */
+	if (tp->snd_ssthresh < cwnd - (cwnd >> 2)) /* tcp_current_ssthresh() */
 		tp->snd_ssthresh = cwnd - (cwnd >> 2);
 	tp->snd_cwnd = next;
 #if CCS_CAN_WRITE_APP_LIMITED
@@ -272,7 +282,7 @@ static __always_inline void ccs_stat_add(__u32 idx, __u64 n)
 	struct ccs_stats *s = ccs_stats_this_cpu();
 
 	if (s && idx < CCS_STAT_MAX)
-		s->v[idx] += n;	/* per-CPU: a rare lost update is fine here */
+		s->v[idx] += n; /* per-CPU: a rare lost update is fine here */
 }
 
 #define ccs_stat_inc(idx) ccs_stat_add((idx), 1)

@@ -26,15 +26,15 @@ struct dctcp_core {
 	__u32 old_delivered;
 	__u32 old_delivered_ce;
 	__u32 prior_rcv_nxt;
-	__u32 alpha;		/* 1.0 = DCTCP_ALPHA_ONE */
+	__u32 alpha; /* 1.0 = DCTCP_ALPHA_ONE */
 	__u32 next_seq;
 	__u32 ce_state;
 	__u32 loss_cwnd;
-	__u32 ssthresh;		/* what ssthresh() last gave the kernel */
-	__u32 prev_una;		/* snd_una after the last ACK */
+	__u32 ssthresh; /* what ssthresh() last gave the kernel */
+	__u32 prev_una; /* snd_una after the last ACK */
 	struct ccs_prr prr;
-	__u32 ecn;		/* ECN negotiated: DCTCP proper, else Reno */
-	__u32 flow_live;	/* init() ran: CCS_FLOW_INIT() */
+	__u32 ecn;	 /* ECN negotiated: DCTCP proper, else Reno */
+	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */
 };
 
 static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct dctcp_core *ca)
@@ -57,7 +57,7 @@ static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct d
 static __always_inline bool dctcp_core_init(struct sock *sk, struct dctcp_core *ca,
 					    __u32 alpha_on_init)
 {
-	char reno[8] = "reno";	/* on the stack: writable memory on every kernel */
+	char reno[8] = "reno"; /* on the stack: writable memory on every kernel */
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	ca->ecn = tcp_ecn_ok(tp) || sk->__sk_common.skc_state == TCP_LISTEN ||
@@ -159,8 +159,7 @@ static __always_inline void dctcp_core_react_to_loss(struct sock *sk, struct dct
 static __always_inline void dctcp_core_set_state(struct sock *sk, struct dctcp_core *ca,
 						 __u8 new_state, bool clamp_alpha_on_loss)
 {
-	if (new_state == TCP_CA_Recovery &&
-	    new_state != inet_csk(sk)->icsk_ca_state)
+	if (new_state == TCP_CA_Recovery && new_state != inet_csk(sk)->icsk_ca_state)
 		dctcp_core_react_to_loss(sk, ca);
 	if (new_state == TCP_CA_Loss && clamp_alpha_on_loss)
 		ca->alpha = DCTCP_ALPHA_ONE;
@@ -204,18 +203,13 @@ static __always_inline void dctcp_core_cwnd_event(struct sock *sk, struct dctcp_
 {
 	switch (ev) {
 	case CA_EVENT_ECN_IS_CE:
-	case CA_EVENT_ECN_NO_CE:
-		dctcp_core_ece_ack_update(sk, ev, ca);
-		break;
+	case CA_EVENT_ECN_NO_CE: dctcp_core_ece_ack_update(sk, ev, ca); break;
 	case CA_EVENT_LOSS:
 		ccs_stat_inc(CCS_STAT_RTO);
 		dctcp_core_react_to_loss(sk, ca);
 		break;
-	case CA_EVENT_TX_START:
-		ccs_cwnd_restart_after_idle(sk);
-		break;
-	default:
-		break;
+	case CA_EVENT_TX_START: ccs_cwnd_restart_after_idle(sk); break;
+	default: break;
 	}
 }
 

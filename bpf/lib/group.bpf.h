@@ -22,8 +22,8 @@
  * @rejoin_stat count entries made and members that joined an entry again.
  */
 static __always_inline struct ccs_group *ccs_group_join(void *table, const void *key, void *fresh,
-							__u32 *gen, bool *joined,
-							__u32 made_stat, __u32 rejoin_stat)
+							__u32 *gen, bool *joined, __u32 made_stat,
+							__u32 rejoin_stat)
 {
 	struct ccs_group *g = bpf_map_lookup_elem(table, key);
 

@@ -18,8 +18,8 @@
 #endif
 
 struct ccs_group {
-	__u32 gen;		/* incarnation; never 0 */
-	__u32 members;		/* flows counted in this incarnation */
+	__u32 gen;     /* incarnation; never 0 */
+	__u32 members; /* flows counted in this incarnation */
 };
 
 #endif /* CCSUITE_GROUP_H */

@@ -12,8 +12,8 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 struct minmax_sample {
-	__u32 t;	/* time (any unit: rounds for bw, ms for RTT) */
-	__u32 v;	/* value */
+	__u32 t; /* time (any unit: rounds for bw, ms for RTT) */
+	__u32 v; /* value */
 };
 struct minmax {
 	struct minmax_sample s[3];
@@ -65,7 +65,7 @@ static inline __u32 ccs_minmax_running_max(struct minmax *m, __u32 win, __u32 t,
 	struct minmax_sample val = { .t = t, .v = meas };
 
 	if (val.v >= m->s[0].v || val.t - m->s[2].t > win)
-		return ccs_minmax_reset(m, t, meas);	/* new max, or window empty */
+		return ccs_minmax_reset(m, t, meas); /* new max, or window empty */
 	if (val.v >= m->s[1].v)
 		m->s[2] = m->s[1] = val;
 	else if (val.v >= m->s[2].v)

@@ -17,7 +17,7 @@
 
 struct ccs_cursor {
 	struct __sk_buff *skb;
-	__u32 off;		/* next header */
+	__u32 off; /* next header */
 };
 
 /* Read @len bytes at the cursor and step over them; < 0 past the end. */
@@ -54,12 +54,12 @@ static __always_inline int ccs_cur_eth(struct ccs_cursor *c, __be16 *proto)
 enum ccs_pkt_kind { CCS_PKT_OTHER, CCS_PKT_IP, CCS_PKT_MALFORMED };
 
 struct ccs_pkt {
-	__u32 l3_off;		/* the IP header (CCS_PKT_IP) */
-	__u32 l4_off;		/* the TCP header (tcp set) */
-	__u8 tos;		/* DSCP << 2 | ECN */
+	__u32 l3_off; /* the IP header (CCS_PKT_IP) */
+	__u32 l4_off; /* the TCP header (tcp set) */
+	__u8 tos;     /* DSCP << 2 | ECN */
 	__u8 v6;
-	__u8 l4_proto;		/* IPPROTO_*: IPv4's protocol, IPv6's next header */
-	__u8 tcp;		/* th holds an unfragmented segment's TCP header */
+	__u8 l4_proto; /* IPPROTO_*: IPv4's protocol, IPv6's next header */
+	__u8 tcp;      /* th holds an unfragmented segment's TCP header */
 	struct tcphdr th;
 };
 
@@ -121,7 +121,7 @@ static __always_inline void ccs_set_ce(struct __sk_buff *skb, const struct ccs_p
 
 		if (bpf_skb_load_bytes(skb, off, &old, 2))
 			return;
-		new = old | bpf_htons(INET_ECN_CE);	/* tos is the 2nd byte */
+		new = old | bpf_htons(INET_ECN_CE); /* tos is the 2nd byte */
 		bpf_l3_csum_replace(skb, off + offsetof(struct iphdr, check), old, new, 2);
 		bpf_skb_store_bytes(skb, off, &new, 2, 0);
 	} else {

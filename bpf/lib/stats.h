@@ -28,27 +28,25 @@
 #define CCS_STAT_ENUM(P, id, name, kind, help) P##_STAT_##id,
 
 /* Slots that mean the same in every algorithm. */
-#define CCS_COMMON_STATS(X, P)							\
-	X(P, FLOWS_INIT, flows_init, COUNTER, "flows that started using the CC")	\
-	X(P, FLOWS_RELEASE, flows_release, COUNTER, "flows that stopped using the CC")	\
-	X(P, ACKS, acks, COUNTER, "ACK events")					\
-	X(P, CWND_REDUCTIONS, cwnd_reductions, COUNTER,				\
-	  "window reductions (ssthresh calls)")					\
-	X(P, ECE_ACKS, ece_acks, COUNTER, "ACKs with ECN-Echo")			\
-	X(P, RTO, rto, COUNTER, "retransmission timeouts")			\
-	X(P, UNDO, undo, COUNTER, "spurious reductions undone")			\
-	X(P, BAD_RET, bad_ret_fixed, COUNTER,					\
+#define CCS_COMMON_STATS(X, P)                                                                \
+	X(P, FLOWS_INIT, flows_init, COUNTER, "flows that started using the CC")              \
+	X(P, FLOWS_RELEASE, flows_release, COUNTER, "flows that stopped using the CC")        \
+	X(P, ACKS, acks, COUNTER, "ACK events")                                               \
+	X(P, CWND_REDUCTIONS, cwnd_reductions, COUNTER, "window reductions (ssthresh calls)") \
+	X(P, ECE_ACKS, ece_acks, COUNTER, "ACKs with ECN-Echo")                               \
+	X(P, RTO, rto, COUNTER, "retransmission timeouts")                                    \
+	X(P, UNDO, undo, COUNTER, "spurious reductions undone")                               \
+	X(P, BAD_RET, bad_ret_fixed, COUNTER,                                                 \
 	  "corrupted ssthresh()/undo_cwnd() results the kernel took, put right")
 
 enum ccs_stat_common {
-	CCS_COMMON_STATS(CCS_STAT_ENUM, CCS)
-	CCS_STAT_COMMON_MAX,
+	CCS_COMMON_STATS(CCS_STAT_ENUM, CCS) CCS_STAT_COMMON_MAX,
 };
 
 /* First slot an algorithm may use for its own counters; its enum starts
  * with P##_STAT__BASE = the slot before its first. */
-#define CCS_STAT_ALGO		CCS_STAT_COMMON_MAX
-#define CCS_STAT_MAX		64
+#define CCS_STAT_ALGO CCS_STAT_COMMON_MAX
+#define CCS_STAT_MAX  64
 
 struct ccs_stats {
 	__u64 v[CCS_STAT_MAX];

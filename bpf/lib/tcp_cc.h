@@ -14,7 +14,7 @@
 
 /* The largest ssthresh or cwnd the kernel ever holds (include/net/tcp.h).
  * A value above it did not come from TCP: ccs_ret_repair(). */
-#define TCP_INFINITE_SSTHRESH	0x7fffffff
+#define TCP_INFINITE_SSTHRESH 0x7fffffff
 
 /*
  * tcp_cwnd_reduction(): RFC 6937 proportional rate reduction.  The window
@@ -58,9 +58,9 @@ static inline __u32 tcp_cc_prr_cwnd(__u32 ssthresh, __u32 in_flight, __u32 prior
  * tp->srtt_us (8 times the smoothed RTT in us); 0 leaves the rate at its
  * numerator, as the kernel does.
  */
-static inline __u64 tcp_cc_pacing_rate(__u32 mss, __u32 cwnd, __u32 packets_out,
-				       __u32 ssthresh, __u32 srtt_us8, __u32 ss_ratio,
-				       __u32 ca_ratio, __u64 max_rate)
+static inline __u64 tcp_cc_pacing_rate(__u32 mss, __u32 cwnd, __u32 packets_out, __u32 ssthresh,
+				       __u32 srtt_us8, __u32 ss_ratio, __u32 ca_ratio,
+				       __u64 max_rate)
 {
 	__u64 rate = (__u64)mss * ((1000000 / 100) << 3);
 

@@ -13,7 +13,7 @@
 #include <bpf/bpf_helpers.h>
 #include "kdefs.bpf.h"
 
-#define CCS_EXPOPT_VAL_MAX	8
+#define CCS_EXPOPT_VAL_MAX 8
 
 struct ccs_expopt {
 	__u8 kind;
@@ -42,8 +42,7 @@ static __always_inline bool ccs_sockops_cc_is(struct bpf_sock_ops *skops, const 
 	return false;
 }
 
-static __always_inline void ccs_sockops_cb_flags(struct bpf_sock_ops *skops, __u32 add,
-						 __u32 clear)
+static __always_inline void ccs_sockops_cb_flags(struct bpf_sock_ops *skops, __u32 add, __u32 clear)
 {
 	bpf_sock_ops_cb_flags_set(skops, (skops->bpf_sock_ops_cb_flags | add) & ~clear);
 }
@@ -62,7 +61,7 @@ static __always_inline int ccs_expopt_load(struct bpf_sock_ops *skops, struct cc
 
 	__builtin_memset(o, 0, sizeof(*o));
 	o->kind = kind;
-	o->len = 4;		/* search by kind and the ExID */
+	o->len = 4; /* search by kind and the ExID */
 	o->exid[0] = exid >> 8;
 	o->exid[1] = exid & 0xff;
 	ret = bpf_load_hdr_opt(skops, o, sizeof(*o), flags);

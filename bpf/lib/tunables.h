@@ -15,11 +15,11 @@
 #ifndef CCSUITE_TUNABLES_H
 #define CCSUITE_TUNABLES_H
 
-#define CCS_TUN_TYPE_UINT	__u32
-#define CCS_TUN_TYPE_BOOL	__u32
-#define CCS_TUN_TYPE_SIZE	__u32
-#define CCS_TUN_TYPE_RATE	__u64
-#define CCS_TUN_TYPE_TIME	__u64
+#define CCS_TUN_TYPE_UINT __u32
+#define CCS_TUN_TYPE_BOOL __u32
+#define CCS_TUN_TYPE_SIZE __u32
+#define CCS_TUN_TYPE_RATE __u64
+#define CCS_TUN_TYPE_TIME __u64
 
 #define CCS_TUNABLE_RODATA(name, kind, min, max, def, help) \
 	const volatile CCS_TUN_TYPE_##kind name = (def);

@@ -84,10 +84,8 @@ static bool is_cgroup_prog(const struct bpf_program *prog)
 {
 	switch (bpf_program__type(prog)) {
 	case BPF_PROG_TYPE_SOCK_OPS:
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-		return true;
-	default:
-		return false;
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT: return true;
+	default: return false;
 	}
 }
 
@@ -130,8 +128,7 @@ static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 			continue;
 		err = cgroup2_root(cg, sizeof(cg));
 		if (err) {
-			pr_warn("%s needs cgroup v2: none is mounted\n",
-				bpf_program__name(prog));
+			pr_warn("%s needs cgroup v2: none is mounted\n", bpf_program__name(prog));
 			return err;
 		}
 		fd = open(cg, O_RDONLY | O_DIRECTORY);
@@ -143,12 +140,13 @@ static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 		err = link ? 0 : -errno;
 		close(fd);
 		if (err) {
-			pr_warn("cannot attach %s to %s: %s\n", bpf_program__name(prog), cg, strerror(-err));
+			pr_warn("cannot attach %s to %s: %s\n", bpf_program__name(prog), cg,
+				strerror(-err));
 			return err;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, bpf_program__name(prog));
 		err = bpf_link__pin(link, path);
-		bpf_link__destroy(link);	/* the pin keeps it */
+		bpf_link__destroy(link); /* the pin keeps it */
 		if (err) {
 			pr_warn("cannot pin %s: %s\n", path, strerror(-err));
 			return err;
@@ -200,7 +198,8 @@ static void warn_netns_defaults(const char *cc)
 			if (read_line(SYSCTL_CC, cur, sizeof(cur)) == 0 && !strcmp(cur, cc))
 				pr_warn("network namespace %s still defaults to %s: its new sockets get "
 					"the unregistered instance until its "
-					"net.ipv4.tcp_congestion_control changes\n", e->d_name, cc);
+					"net.ipv4.tcp_congestion_control changes\n",
+					e->d_name, cc);
 			if (setns(self, CLONE_NEWNET))
 				pr_warn("cannot return to ccload's network namespace: %s\n",
 					strerror(errno));
@@ -276,7 +275,8 @@ static int apply_sets(const struct attach_opts *o, struct bpf_object *obj, const
 	for (i = 0; i < o->n_sets; i++) {
 		err = data ? rodata_set(obj, data, o->sets[i].t->name, o->sets[i].v) : -ENOENT;
 		if (err) {
-			pr_warn("%s: cannot set %s: %s\n", what, o->sets[i].t->name, strerror(-err));
+			pr_warn("%s: cannot set %s: %s\n", what, o->sets[i].t->name,
+				strerror(-err));
 			return err;
 		}
 	}
@@ -328,7 +328,8 @@ static int registered_name(const struct algo *a, struct bpf_map *ops, const char
 	/* an object's CC name becomes a directory name: never "..", never a path */
 	if (!parse_cc_name_ok(nc.name)) {
 		pr_warn("%s: refusing its CC name '%s' (1 to 15 of A-Z a-z 0-9 _ - ., not "
-			"starting with '.')\n", what, nc.name);
+			"starting with '.')\n",
+			what, nc.name);
 		return -EINVAL;
 	}
 	memcpy(name, nc.name, 16);
@@ -343,9 +344,9 @@ static int install(const struct attach_opts *o, struct bpf_object *obj, const ch
 	int err;
 
 	pin_dir(name, dir, sizeof(dir));
-	rm_pin_dir(dir);	/* pins of a replaced registration */
+	rm_pin_dir(dir); /* pins of a replaced registration */
 	if (o->algo)
-		tc_role_detach_all(o->algo);	/* and its TC roles */
+		tc_role_detach_all(o->algo); /* and its TC roles */
 	err = pin_all(obj, dir);
 	if (!err)
 		err = attach_cgroup_progs(obj, dir);
@@ -401,7 +402,7 @@ int algo_attach(const struct attach_opts *o)
 	if (!err)
 		err = install(o, obj, name);
 	if (err)
-		goto out;	/* the link's destroy unregisters it */
+		goto out; /* the link's destroy unregisters it */
 	/* Keep it registered after we exit: drop the link without detaching. */
 	bpf_link__disconnect(link);
 	printf("%s registered (struct_ops map id %u), maps pinned in " PIN_ROOT "/%s\n", name, id,

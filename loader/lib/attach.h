@@ -24,14 +24,14 @@ struct tunable_set {
 };
 
 struct attach_opts {
-	const struct algo *algo;	/* a registry entry, or NULL and: */
-	const char *objfile;		/* a struct_ops object of the user's */
+	const struct algo *algo; /* a registry entry, or NULL and: */
+	const char *objfile;	 /* a struct_ops object of the user's */
 	const struct tunable_set *sets;
 	size_t n_sets;
-	const struct tc_place *tc;	/* TC roles to attach, and where */
+	const struct tc_place *tc; /* TC roles to attach, and where */
 	size_t n_tc;
-	bool as_default;		/* net.ipv4.tcp_congestion_control */
-	bool non_restricted;		/* tcp_allowed_congestion_control */
+	bool as_default;     /* net.ipv4.tcp_congestion_control */
+	bool non_restricted; /* tcp_allowed_congestion_control */
 };
 
 /* Root, BTF, bpffs and the host lock first; 0, or < 0 with a message. */

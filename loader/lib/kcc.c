@@ -17,8 +17,8 @@ struct kcc_layout {
 	uint32_t name_off;
 };
 
-static int member_offset(const struct btf *btf, uint32_t type_id, const char *name,
-			 uint32_t *off, uint32_t *member_type)
+static int member_offset(const struct btf *btf, uint32_t type_id, const char *name, uint32_t *off,
+			 uint32_t *member_type)
 {
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	const struct btf_member *m;
@@ -95,7 +95,7 @@ int kcc_for_each(int (*fn)(const struct kcc *k, void *ctx), void *ctx)
 		int fd = bpf_map_get_fd_by_id(id);
 
 		if (fd < 0)
-			continue;	/* freed meanwhile */
+			continue; /* freed meanwhile */
 		if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
 		    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
 		    info.btf_vmlinux_value_type_id != l.value_type_id ||
@@ -109,7 +109,7 @@ int kcc_for_each(int (*fn)(const struct kcc *k, void *ctx), void *ctx)
 
 			memcpy(&state, val + l.state_off, sizeof(state));
 			memcpy(k.name, val + l.name_off, sizeof(k.name) - 1);
-			k.in_use = state == 1;	/* BPF_STRUCT_OPS_STATE_INUSE */
+			k.in_use = state == 1; /* BPF_STRUCT_OPS_STATE_INUSE */
 			ret = fn(&k, ctx);
 		}
 		free(val);
@@ -137,8 +137,8 @@ static int unreg_one(const struct kcc *k, void *ctx)
 		return 0;
 	if (bpf_map_delete_elem(fd, &zero) && errno != EINPROGRESS) {
 		u->err = -errno;
-		pr_warn("cannot unregister %s (struct_ops map id %u): %s\n",
-			k->name, k->map_id, strerror(errno));
+		pr_warn("cannot unregister %s (struct_ops map id %u): %s\n", k->name, k->map_id,
+			strerror(errno));
 	} else {
 		pr_debug("unregistered %s (struct_ops map id %u)\n", k->name, k->map_id);
 		u->count++;

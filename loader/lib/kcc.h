@@ -13,8 +13,8 @@
 
 struct kcc {
 	uint32_t map_id;
-	char name[16];		/* tcp_congestion_ops.name */
-	bool in_use;		/* BPF_STRUCT_OPS_STATE_INUSE: registered */
+	char name[16]; /* tcp_congestion_ops.name */
+	bool in_use;   /* BPF_STRUCT_OPS_STATE_INUSE: registered */
 };
 
 /* Call @fn for every tcp_congestion_ops struct_ops map; stop when it

@@ -31,7 +31,7 @@ static int member_fn_arity(const struct btf *btf, const char *sname, const char 
 
 bool kfeat_cong_control_2args(void)
 {
-	static int arity = -2;	/* not read yet */
+	static int arity = -2; /* not read yet */
 	struct btf *btf;
 
 	if (arity == -2) {
@@ -39,7 +39,8 @@ bool kfeat_cong_control_2args(void)
 		arity = btf ? member_fn_arity(btf, "tcp_congestion_ops", "cong_control") : -1;
 		btf__free(btf);
 		if (arity < 0)
-			pr_debug("cannot read tcp_congestion_ops.cong_control from the kernel's BTF\n");
+			pr_debug(
+				"cannot read tcp_congestion_ops.cong_control from the kernel's BTF\n");
 	}
 	return arity == 2;
 }

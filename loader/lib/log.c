@@ -10,9 +10,9 @@ enum log_level log_level = LOG_WARN;
 
 /* libbpf prints the verifier log between these markers on a failed load. */
 #define LOG_BEGIN "-- BEGIN PROG LOAD LOG --"
-#define LOG_END "-- END PROG LOAD LOG --"
+#define LOG_END	  "-- END PROG LOAD LOG --"
 
-static char *vlog;		/* last verifier log seen */
+static char *vlog; /* last verifier log seen */
 static size_t vlog_len, vlog_cap;
 static int in_vlog;
 
@@ -97,7 +97,7 @@ void log_print_verifier_tail(int lines)
 		return;
 	}
 	if (log_level >= LOG_DEBUG)
-		return;	/* already printed in full */
+		return; /* already printed in full */
 	/* Walk back over the last @lines lines. */
 	for (p = vlog + vlog_len - 1; p > vlog; p--)
 		if (*p == '\n' && ++n > lines) {

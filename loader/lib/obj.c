@@ -17,8 +17,9 @@ struct bpf_object *obj_open_algo(const struct algo *a)
 	size_t sz;
 
 	if (a->elf_bytes_pre_6_10 && kfeat_cong_control_2args()) {
-		pr_debug("%s: kernel's cong_control takes (sk, rs): the object for kernels before 6.10\n",
-			 a->name);
+		pr_debug(
+			"%s: kernel's cong_control takes (sk, rs): the object for kernels before 6.10\n",
+			a->name);
 		elf = a->elf_bytes_pre_6_10(&sz);
 	} else {
 		pr_debug("%s: the object for kernels from 6.10\n", a->name);

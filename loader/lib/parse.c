@@ -9,7 +9,7 @@
 
 struct unit {
 	const char *name;
-	uint64_t mul;	/* value = number * mul / div */
+	uint64_t mul; /* value = number * mul / div */
 	uint64_t div;
 };
 
@@ -61,8 +61,8 @@ int parse_bool(const char *s, uint64_t *out)
  * number[.fraction]unit: the fraction is kept exact to 1e-6 so "1.5mbit"
  * is 1500000 and not 1000000.
  */
-static int parse_with_units(const char *s, const struct unit *units, size_t n,
-			    const char *bare, uint64_t *out)
+static int parse_with_units(const char *s, const struct unit *units, size_t n, const char *bare,
+			    uint64_t *out)
 {
 	uint64_t ip = 0, frac = 0, scale = 1, v;
 	const char *p = s;
@@ -88,7 +88,7 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n,
 	if (!*p)
 		p = bare;
 	if (!p)
-		return -EINVAL;	/* unit required */
+		return -EINVAL; /* unit required */
 	for (i = 0; i < n; i++) {
 		const struct unit *u = &units[i];
 
@@ -115,9 +115,15 @@ int parse_size(const char *s, uint64_t *bytes)
 {
 	static const struct unit u[] = {
 		{ "b", 1, 1 },
-		{ "k", 1ULL << 10, 1 }, { "kb", 1ULL << 10, 1 }, { "kib", 1ULL << 10, 1 },
-		{ "m", 1ULL << 20, 1 }, { "mb", 1ULL << 20, 1 }, { "mib", 1ULL << 20, 1 },
-		{ "g", 1ULL << 30, 1 }, { "gb", 1ULL << 30, 1 }, { "gib", 1ULL << 30, 1 },
+		{ "k", 1ULL << 10, 1 },
+		{ "kb", 1ULL << 10, 1 },
+		{ "kib", 1ULL << 10, 1 },
+		{ "m", 1ULL << 20, 1 },
+		{ "mb", 1ULL << 20, 1 },
+		{ "mib", 1ULL << 20, 1 },
+		{ "g", 1ULL << 30, 1 },
+		{ "gb", 1ULL << 30, 1 },
+		{ "gib", 1ULL << 30, 1 },
 	};
 
 	return parse_with_units(s, u, N(u), "b", bytes);
@@ -127,10 +133,16 @@ int parse_rate(const char *s, uint64_t *bps)
 {
 	static const struct unit u[] = {
 		{ "bit", 1, 1 },
-		{ "kbit", 1000ULL, 1 }, { "mbit", 1000000ULL, 1 },
-		{ "gbit", 1000000000ULL, 1 }, { "tbit", 1000000000000ULL, 1 },
-		{ "kibit", 1ULL << 10, 1 }, { "mibit", 1ULL << 20, 1 }, { "gibit", 1ULL << 30, 1 },
-		{ "bps", 8, 1 }, { "kbps", 8000ULL, 1 }, { "mbps", 8000000ULL, 1 },
+		{ "kbit", 1000ULL, 1 },
+		{ "mbit", 1000000ULL, 1 },
+		{ "gbit", 1000000000ULL, 1 },
+		{ "tbit", 1000000000000ULL, 1 },
+		{ "kibit", 1ULL << 10, 1 },
+		{ "mibit", 1ULL << 20, 1 },
+		{ "gibit", 1ULL << 30, 1 },
+		{ "bps", 8, 1 },
+		{ "kbps", 8000ULL, 1 },
+		{ "mbps", 8000000ULL, 1 },
 		{ "gbps", 8000000000ULL, 1 },
 	};
 
@@ -141,9 +153,13 @@ int parse_rate(const char *s, uint64_t *bps)
 int parse_time(const char *s, uint64_t *ns)
 {
 	static const struct unit u[] = {
-		{ "ns", 1, 1 }, { "us", 1000ULL, 1 }, { "usec", 1000ULL, 1 },
-		{ "ms", 1000000ULL, 1 }, { "msec", 1000000ULL, 1 },
-		{ "s", 1000000000ULL, 1 }, { "sec", 1000000000ULL, 1 },
+		{ "ns", 1, 1 },
+		{ "us", 1000ULL, 1 },
+		{ "usec", 1000ULL, 1 },
+		{ "ms", 1000000ULL, 1 },
+		{ "msec", 1000000ULL, 1 },
+		{ "s", 1000000000ULL, 1 },
+		{ "sec", 1000000000ULL, 1 },
 	};
 
 	return parse_with_units(s, u, N(u), "us", ns);

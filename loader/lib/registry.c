@@ -30,10 +30,8 @@ _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat")
 
 DCTCP_TUNABLES(TUNABLE_CHECK)
 DCTCP_ONLY_TUNABLES(TUNABLE_CHECK)
-static const struct tunable dctcp_tunables[] = {
-	DCTCP_TUNABLES(TUNABLE_DESC)
-	DCTCP_ONLY_TUNABLES(TUNABLE_DESC)
-};
+static const struct tunable dctcp_tunables[] = { DCTCP_TUNABLES(TUNABLE_DESC)
+							 DCTCP_ONLY_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc dctcp_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP) };
 _Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
 
@@ -69,14 +67,10 @@ static const struct algo algo_bbr = {
 /* ---- bpf_tldct ---- */
 
 TLDCT_TUNABLES(TUNABLE_CHECK)
-static const struct tunable tldct_tunables[] = {
-	DCTCP_TUNABLES(TUNABLE_DESC)
-	TLDCT_TUNABLES(TUNABLE_DESC)
-};
-static const struct stat_desc tldct_stats[] = {
-	DCTCP_STATS(STAT_DESC, DCTCP)
-	TLDCT_STATS(STAT_DESC, TLDCT)
-};
+static const struct tunable tldct_tunables[] = { DCTCP_TUNABLES(TUNABLE_DESC)
+							 TLDCT_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc tldct_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP)
+							TLDCT_STATS(STAT_DESC, TLDCT) };
 _Static_assert(N(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
 _Static_assert(TLDCT_STAT_MAX <= CCS_STAT_MAX, "bpf_tldct has more stats than slots");
 
@@ -169,7 +163,7 @@ int tunable_parse(const struct tunable *t, const char *text, uint64_t *out)
 	case TUN_SIZE: err = parse_size(text, &v); break;
 	case TUN_RATE: err = parse_rate(text, &v); break;
 	case TUN_TIME: err = parse_time(text, &v); break;
-	default:       err = parse_u64(text, &v); break;
+	default: err = parse_u64(text, &v); break;
 	}
 	if (err) {
 		pr_warn("tunable %s: '%s' is not %s\n", t->name, text, what[t->kind]);
@@ -193,7 +187,7 @@ const char *tunable_format(const struct tunable *t, uint64_t v, char *buf, size_
 	case TUN_SIZE: snprintf(buf, len, "%" PRIu64 "b", v); break;
 	case TUN_RATE: snprintf(buf, len, "%" PRIu64 "bit", v); break;
 	case TUN_TIME: snprintf(buf, len, "%" PRIu64 "ns", v); break;
-	default:       snprintf(buf, len, "%" PRIu64, v); break;
+	default: snprintf(buf, len, "%" PRIu64, v); break;
 	}
 	return buf;
 }

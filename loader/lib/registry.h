@@ -20,11 +20,11 @@
 #include <stdint.h>
 
 enum tunable_kind {
-	TUN_UINT,	/* plain integer */
-	TUN_BOOL,	/* 0/1, true/false, on/off */
-	TUN_SIZE,	/* bytes, tc units */
-	TUN_RATE,	/* bits/s, tc units */
-	TUN_TIME,	/* nanoseconds, tc units */
+	TUN_UINT, /* plain integer */
+	TUN_BOOL, /* 0/1, true/false, on/off */
+	TUN_SIZE, /* bytes, tc units */
+	TUN_RATE, /* bits/s, tc units */
+	TUN_TIME, /* nanoseconds, tc units */
 };
 
 struct tunable {
@@ -46,15 +46,15 @@ enum tc_dir { TC_INGRESS, TC_EGRESS };
 
 /* A TC program of the algorithm (clsact, direct action). */
 struct tc_role {
-	const char *role;		/* name on the command line, unique in the
+	const char *role; /* name on the command line, unique in the
 					 * registry: "<algo>-<role>" */
-	const char *prog;		/* the program's name in the object */
+	const char *prog; /* the program's name in the object */
 	enum tc_dir dir;
 	const char *help;
 };
 
 struct algo {
-	const char *name;		/* kernel CC name, <= 15 chars */
+	const char *name; /* kernel CC name, <= 15 chars */
 	const char *summary;
 	const void *(*elf_bytes)(size_t *sz);
 	/* the object built with -DCCS_PRE_6_10, for kernels whose cong_control
@@ -62,15 +62,14 @@ struct algo {
 	const void *(*elf_bytes_pre_6_10)(size_t *sz);
 	const struct tunable *tunables;
 	size_t n_tunables;
-	const struct stat_desc *stats;	/* slots from CCS_STAT_ALGO on */
+	const struct stat_desc *stats; /* slots from CCS_STAT_ALGO on */
 	size_t n_stats;
-	const char *const *cgroup_progs;	/* program names, NULL-terminated */
+	const char *const *cgroup_progs; /* program names, NULL-terminated */
 	const struct tc_role *tc_roles;
 	size_t n_tc_roles;
 	/* a process must run beside the kernel side (ccload <algo> run) */
 	bool needs_process;
 };
-
 
 /* Names of the common slots (bpf/lib/stats.h). */
 /* An entry's stats and tunables from the lists in its bpf/<algo>.h
@@ -83,8 +82,9 @@ struct algo {
 	[P##_STAT_##id - CCS_STAT_ALGO] = { #name, STAT_##kind, help },
 #define TUNABLE_DESC(name, kind, lo, hi, def, help) { #name, TUN_##kind, lo, hi, help },
 /* a default outside its own range is a bug in the list */
-#define TUNABLE_CHECK(name, kind, lo, hi, def, help) \
-	_Static_assert((uint64_t)(def) - (lo) <= (uint64_t)(hi) - (lo), #name "'s default is out of range");
+#define TUNABLE_CHECK(name, kind, lo, hi, def, help)                    \
+	_Static_assert((uint64_t)(def) - (lo) <= (uint64_t)(hi) - (lo), \
+		       #name "'s default is out of range");
 
 extern const struct stat_desc common_stats[];
 extern const size_t n_common_stats;
@@ -93,7 +93,7 @@ const struct algo *algo_find(const char *name);
 /* Add an algorithm of another program's own (a test's); < 0 when the
  * registry is full or the name is taken. */
 int algo_add(const struct algo *a);
-const struct algo *algo_at(size_t i);	/* NULL past the last */
+const struct algo *algo_at(size_t i); /* NULL past the last */
 const struct tc_role *algo_tc_role(const struct algo *a, const char *role);
 /* The algorithm with TC role @role (role names are unique in the registry). */
 const struct algo *algo_of_tc_role(const char *role);

@@ -67,4 +67,3 @@ int stats_read_pinned(const char *cc_name, struct ccs_stats *out)
 	close(fd);
 	return err;
 }
-

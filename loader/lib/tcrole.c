@@ -16,14 +16,14 @@
 #include "pins.h"
 #include "util.h"
 
-#define TC_REC_ROOT	RUN_DIR "/tc"
+#define TC_REC_ROOT  RUN_DIR "/tc"
 /* cls_bpf priority of algorithm roles; the test switch has 1 (ccload
  * switch).  Each role on a device has its own handle, from its names. */
-#define TC_ROLE_PRIO	2
+#define TC_ROLE_PRIO 2
 
 static uint32_t role_handle(const struct algo *a, const char *role)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a of "algo/role" */
+	uint32_t h = 2166136261u; /* FNV-1a of "algo/role" */
 	const char *s;
 
 	for (s = a->name; *s; s++)
@@ -39,7 +39,8 @@ int tc_place_check(const struct algo *a, const struct tc_place *p)
 	if (!algo_tc_role(a, p->role)) {
 		size_t i;
 
-		pr_warn("%s has no TC role '%s'%s", a->name, p->role, a->n_tc_roles ? " (roles:" : "");
+		pr_warn("%s has no TC role '%s'%s", a->name, p->role,
+			a->n_tc_roles ? " (roles:" : "");
 		for (i = 0; i < a->n_tc_roles; i++)
 			fprintf(stderr, " %s", a->tc_roles[i].role);
 		fprintf(stderr, "%s\n", a->n_tc_roles ? ")" : "");
@@ -98,7 +99,8 @@ static struct bpf_object *open_on_pins(const struct algo *a)
 		return NULL;
 	pin_dir(a->name, dir, sizeof(dir));
 	if (access(dir, F_OK)) {
-		pr_warn("%s is not attached: attach it first (ccload attach %s)\n", a->name, a->name);
+		pr_warn("%s is not attached: attach it first (ccload attach %s)\n", a->name,
+			a->name);
 		goto fail;
 	}
 	if (pin_reuse(obj, dir) || obj_load(obj, a->name))
@@ -149,7 +151,8 @@ int tc_role_attach(const struct algo *a, struct bpf_object *obj, const struct tc
 	opts.prog_fd = bpf_program__fd(prog);
 	err = bpf_tc_attach(&hook, &opts);
 	if (err) {
-		pr_warn("cannot attach %s %s to %s: %s\n", a->name, r->role, p->dev, strerror(-err));
+		pr_warn("cannot attach %s %s to %s: %s\n", a->name, r->role, p->dev,
+			strerror(-err));
 		goto out;
 	}
 	snprintf(path, sizeof(path), TC_REC_ROOT "/%s", a->name);
@@ -165,7 +168,8 @@ int tc_role_attach(const struct algo *a, struct bpf_object *obj, const struct tc
 		goto out;
 	}
 	pr_info("%s %s on %s%s%s %s (prog id %u)\n", a->name, r->role, p->dev, p->netns ? "@" : "",
-		p->netns ? p->netns : "", r->dir == TC_INGRESS ? "ingress" : "egress", opts.prog_id);
+		p->netns ? p->netns : "", r->dir == TC_INGRESS ? "ingress" : "egress",
+		opts.prog_id);
 out:
 	netns_leave(back);
 	bpf_object__close(own);
@@ -185,7 +189,7 @@ static int detach_rec(const struct algo *a, const struct tc_place *p, uint32_t p
 	if (!r)
 		return -EINVAL;
 	if (!netns_exists(p->netns) || netns_enter(p->netns, &back))
-		return 0;	/* the namespace is gone, and the filter with it */
+		return 0; /* the namespace is gone, and the filter with it */
 	ifindex = if_nametoindex(p->dev);
 	if (ifindex) {
 		hook_opts(a, r, ifindex, &hook, &opts);
@@ -194,8 +198,8 @@ static int detach_rec(const struct algo *a, const struct tc_place *p, uint32_t p
 			opts.prog_id = opts.prog_fd = opts.flags = 0;
 			err = bpf_tc_detach(&hook, &opts);
 			if (err)
-				pr_warn("cannot detach %s %s from %s: %s\n", a->name, r->role, p->dev,
-					strerror(-err));
+				pr_warn("cannot detach %s %s from %s: %s\n", a->name, r->role,
+					p->dev, strerror(-err));
 		}
 	}
 	netns_leave(back);
@@ -204,7 +208,8 @@ static int detach_rec(const struct algo *a, const struct tc_place *p, uint32_t p
 
 /* Each record of @a: its place (pointing into @r) and program id. */
 static int for_each_rec(const struct algo *a,
-			int (*fn)(const struct algo *a, struct tc_place *p, struct tc_rec *r, void *ctx),
+			int (*fn)(const struct algo *a, struct tc_place *p, struct tc_rec *r,
+				  void *ctx),
 			void *ctx)
 {
 	char dir[256], path[600], id[16];
@@ -221,8 +226,8 @@ static int for_each_rec(const struct algo *a,
 		struct tc_rec r = {};
 		char *dev, *ns;
 
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(r.role) + sizeof(r.dev) +
-							  sizeof(r.netns))
+		if (de->d_name[0] == '.' ||
+		    strlen(de->d_name) >= sizeof(r.role) + sizeof(r.dev) + sizeof(r.netns))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		dev = strchr(de->d_name, '@');
@@ -245,7 +250,7 @@ static int for_each_rec(const struct algo *a,
 }
 
 struct detach_ctx {
-	const struct tc_place *only;	/* NULL: all */
+	const struct tc_place *only; /* NULL: all */
 	int n, err;
 };
 

@@ -19,15 +19,15 @@
 struct tc_place {
 	const char *role;
 	const char *dev;
-	const char *netns;	/* NULL: ccload's own */
+	const char *netns; /* NULL: ccload's own */
 };
 
 struct tc_rec {
 	char role[32];
 	char dev[IF_NAMESIZE];
-	char netns[64];		/* "" for ccload's own */
+	char netns[64]; /* "" for ccload's own */
 	uint32_t prog_id;
-	bool live;		/* the filter still holds that program */
+	bool live; /* the filter still holds that program */
 };
 
 /* "ROLE=DEV" or "ROLE=DEV@NETNS" (modifies @text); checks the names. */

@@ -38,8 +38,8 @@ int need_bpffs(void)
 	if (statfs(BPFFS, &st) == 0 && st.f_type == BPF_FS_MAGIC)
 		return 0;
 	if (mkdir_p(BPFFS) < 0 || mount("bpf", BPFFS, "bpf", 0, "mode=0700") < 0) {
-		pr_warn("bpffs is not mounted at %s and mounting it failed: %s\n",
-			BPFFS, strerror(errno));
+		pr_warn("bpffs is not mounted at %s and mounting it failed: %s\n", BPFFS,
+			strerror(errno));
 		return -errno;
 	}
 	pr_info("mounted bpffs at %s\n", BPFFS);
@@ -165,7 +165,7 @@ int lock_host_state(void)
 	int fd, err;
 
 	if (lock_fd >= 0)
-		return 0;	/* this process holds it already */
+		return 0; /* this process holds it already */
 	err = mkdir_p(RUN_DIR);
 	if (err) {
 		pr_warn("cannot make %s: %s\n", RUN_DIR, strerror(-err));
@@ -185,7 +185,7 @@ out:
 		pr_warn("cannot lock %s: %s\n", RUN_DIR "/lock", strerror(errno));
 		return err;
 	}
-	lock_fd = fd;	/* stays open: the lock lasts until exit or unlock */
+	lock_fd = fd; /* stays open: the lock lasts until exit or unlock */
 	return 0;
 }
 

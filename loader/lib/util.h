@@ -6,22 +6,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define BPFFS		"/sys/fs/bpf"
-#define PIN_ROOT	BPFFS "/ccsuite"
-#define RUN_DIR		"/run/ccsuite"
-#define SYSCTL_CC	"/proc/sys/net/ipv4/tcp_congestion_control"
-#define SYSCTL_AVAIL	"/proc/sys/net/ipv4/tcp_available_congestion_control"
-#define SYSCTL_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
-#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
+#define BPFFS	       "/sys/fs/bpf"
+#define PIN_ROOT       BPFFS "/ccsuite"
+#define RUN_DIR	       "/run/ccsuite"
+#define SYSCTL_CC      "/proc/sys/net/ipv4/tcp_congestion_control"
+#define SYSCTL_AVAIL   "/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define SYSCTL_ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define VMLINUX_BTF    "/sys/kernel/btf/vmlinux"
 
 /* Each prints one line and returns < 0 when the check fails. */
 int need_root(void);
 int need_btf(void);
-int need_bpffs(void);	/* mounts bpffs when it is missing */
+int need_bpffs(void); /* mounts bpffs when it is missing */
 
 int mkdir_p(const char *path);
-int lock_host_state(void);	/* one ccload changing host state at a time */
-void unlock_host_state(void);	/* for a process that goes on running */
+int lock_host_state(void);    /* one ccload changing host state at a time */
+void unlock_host_state(void); /* for a process that goes on running */
 int cgroup2_root(char *buf, size_t len);
 void rm_pin_dir(const char *dir);
 

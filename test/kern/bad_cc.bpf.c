@@ -12,7 +12,7 @@ void BPF_PROG(bad_init, struct sock *sk)
 {
 	__u64 *priv = inet_csk_ca(sk);
 
-	priv[40] = 1;	/* far beyond icsk_ca_priv */
+	priv[40] = 1; /* far beyond icsk_ca_priv */
 }
 
 SEC("struct_ops")

@@ -55,9 +55,9 @@ int dummy_count(struct __sk_buff *skb)
 
 SEC(".struct_ops")
 struct tcp_congestion_ops ccsdummy = {
-	.init		= (void *)dummy_init,
-	.ssthresh	= (void *)dummy_ssthresh,
-	.cong_avoid	= (void *)dummy_cong_avoid,
-	.undo_cwnd	= (void *)dummy_undo_cwnd,
-	.name		= "bpf_ccsdummy",
+	.init = (void *)dummy_init,
+	.ssthresh = (void *)dummy_ssthresh,
+	.cong_avoid = (void *)dummy_cong_avoid,
+	.undo_cwnd = (void *)dummy_undo_cwnd,
+	.name = "bpf_ccsdummy",
 };

@@ -38,8 +38,8 @@ __u32 BPF_PROG(other_undo_cwnd, struct sock *sk)
 
 SEC(".struct_ops")
 struct tcp_congestion_ops ccs_other = {
-	.ssthresh	= (void *)other_ssthresh,
-	.cong_avoid	= (void *)other_cong_avoid,
-	.undo_cwnd	= (void *)other_undo_cwnd,
-	.name		= CC_NAME,
+	.ssthresh = (void *)other_ssthresh,
+	.cong_avoid = (void *)other_cong_avoid,
+	.undo_cwnd = (void *)other_undo_cwnd,
+	.name = CC_NAME,
 };

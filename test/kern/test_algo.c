@@ -79,7 +79,8 @@ static void set_cc(int fd)
 /* @bytes over loopback, both ends on the CC; returns the sender's CC name. */
 static void transfer(size_t bytes, char name[16])
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sa);
 	static char buf[65536];
 	int ls = socket(AF_INET, SOCK_STREAM, 0), c, st;
@@ -134,8 +135,9 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 	struct tunable_set set = { .t = &dummy_tunables[0], .v = 100 };
 	struct tc_place place = { .role = "ccsdummy-count", .dev = "lo" };
 	struct tc_place bad = { .role = "nosuch", .dev = "lo" };
-	struct attach_opts o = { .algo = &algo_dummy, .sets = &set, .n_sets = 1,
-				 .tc = &place, .n_tc = 1 };
+	struct attach_opts o = {
+		.algo = &algo_dummy, .sets = &set, .n_sets = 1, .tc = &place, .n_tc = 1
+	};
 	struct ccs_stats s1, s2;
 	char name[16] = "", dir[256];
 
@@ -148,7 +150,7 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 	cr_assert_eq(algo_of_tc_role("ccsdummy-count"), &algo_dummy);
 	cr_assert_eq(tc_place_check(&algo_dummy, &bad), -EINVAL);
 	cr_assert(!attach_env_check());
-	algo_detach(CC);	/* what an earlier run may have left */
+	algo_detach(CC); /* what an earlier run may have left */
 
 	cr_assert(!algo_attach(&o));
 	cr_assert(cc_registered(CC));

@@ -49,7 +49,7 @@ static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns's clock */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
@@ -81,10 +81,10 @@ static void make4(struct pkt4 *p, uint8_t tos)
 	p->tcp.doff = 5;
 }
 
-static uint32_t load_queue = SW_QUEUE_VIRTUAL;	/* the next load()'s --queue */
+static uint32_t load_queue = SW_QUEUE_VIRTUAL; /* the next load()'s --queue */
 
-static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *limits,
-		 int dscp, int dscp_cls)
+static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *limits, int dscp,
+		 int dscp_cls)
 {
 	skel = switch_bpf__open();
 	cr_assert_not_null(skel, "open switch: %s", strerror(errno));
@@ -94,7 +94,8 @@ static void load(uint64_t rate, uint32_t buffer, uint32_t k, const uint32_t *lim
 	skel->rodata->cfg.queue = load_queue;
 	load_queue = SW_QUEUE_VIRTUAL;
 	if (limits)
-		memcpy((void *)skel->rodata->cfg.class_limit, limits, sizeof(uint32_t) * SW_CLASSES);
+		memcpy((void *)skel->rodata->cfg.class_limit, limits,
+		       sizeof(uint32_t) * SW_CLASSES);
 	if (dscp >= 0)
 		skel->rodata->cfg.dscp_class[dscp] = (uint8_t)dscp_cls;
 	cr_assert_eq(switch_bpf__load(skel), 0, "load switch (are we root?)");
@@ -148,7 +149,7 @@ Test(switch_kern, ect_under_k_passes_unmarked, .fini = teardown)
 	struct pkt4 in, out;
 
 	load(SLOW, 100000, 30000, NULL, -1, 0);
-	make4(&in, 0x02);	/* ECT(0) */
+	make4(&in, 0x02); /* ECT(0) */
 	set_backlog(10000);
 	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
 	cr_assert_eq(out.ip.tos, 0x02, "not marked below K");
@@ -161,7 +162,7 @@ Test(switch_kern, ect_over_k_is_marked_with_valid_checksum, .fini = teardown)
 	struct pkt4 in, out;
 
 	load(SLOW, 100000, 30000, NULL, -1, 0);
-	make4(&in, 0x02 | (10 << 2));	/* ECT(0), DSCP 10 kept */
+	make4(&in, 0x02 | (10 << 2)); /* ECT(0), DSCP 10 kept */
 	set_backlog(40000);
 	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
 	cr_assert_eq(out.ip.tos, 0x03 | (10 << 2), "CE set, DSCP kept: tos %#x", out.ip.tos);
@@ -191,7 +192,7 @@ Test(switch_kern, over_buffer_is_dropped_ect_or_not, .fini = teardown)
 
 	load(SLOW, 100000, 30000, NULL, -1, 0);
 	make4(&in, 0x02);
-	set_backlog(100000 - 100);	/* the packet does not fit */
+	set_backlog(100000 - 100); /* the packet does not fit */
 	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT);
 	make4(&in, 0x00);
 	set_backlog(100000 - 100);
@@ -208,7 +209,7 @@ Test(switch_kern, ipv6_ect_over_k_gets_ce_in_traffic_class, .fini = teardown)
 	memset(&in, 0, sizeof(in));
 	in.eth.h_proto = htons(ETH_P_IPV6);
 	in.ip6.version = 6;
-	in.ip6.priority = 0;		/* traffic class 0x02: ECT(0) */
+	in.ip6.priority = 0; /* traffic class 0x02: ECT(0) */
 	in.ip6.flow_lbl[0] = 0x20;
 	in.ip6.nexthdr = IPPROTO_TCP;
 	in.ip6.payload_len = htons(sizeof(in.tcp) + LEN_MSS);
@@ -224,7 +225,7 @@ Test(switch_kern, lower_class_limit_drops_first, .fini = teardown)
 	const uint32_t limits[SW_CLASSES] = { 0, 20000, 0, 0 };
 	struct pkt4 in, out;
 
-	load(SLOW, 100000, 0, limits, 8, 1);	/* DSCP 8 (CS1) is class 1 */
+	load(SLOW, 100000, 0, limits, 8, 1); /* DSCP 8 (CS1) is class 1 */
 	make4(&in, 8 << 2);
 	set_backlog(25000);
 	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT, "class 1 over its 20 kB limit");
@@ -249,9 +250,8 @@ Test(switch_kern, burst_fills_buffer_then_drops, .fini = teardown)
 	cr_assert_eq(run(&in, sizeof(in), &out, 100), TC_ACT_SHOT, "the last one is dropped");
 	s = get_state();
 	fit = 30000 / sizeof(in);
-	cr_assert(s.cls[0].pkts >= fit && s.cls[0].pkts <= fit + 2,
-		  "%llu packets queued, %llu fit", (unsigned long long)s.cls[0].pkts,
-		  (unsigned long long)fit);
+	cr_assert(s.cls[0].pkts >= fit && s.cls[0].pkts <= fit + 2, "%llu packets queued, %llu fit",
+		  (unsigned long long)s.cls[0].pkts, (unsigned long long)fit);
 	cr_assert_eq(s.cls[0].pkts + s.cls[0].dropped, 100);
 	cr_assert(s.max_backlog <= 30000 && s.max_backlog > 30000 - sizeof(in));
 }
@@ -260,7 +260,7 @@ Test(switch_kern, burst_fills_buffer_then_drops, .fini = teardown)
  * arrives minus what the link sends, measured on the same clock. */
 Test(switch_kern, arrivals_above_rate_build_the_queue_below_rate_do_not, .fini = teardown)
 {
-	const uint64_t rate = 10000000;		/* 10 Mbit/s */
+	const uint64_t rate = 10000000; /* 10 Mbit/s */
 	struct pkt4 in, out;
 	uint64_t t0, t1, gap, sent = 0, expect;
 	struct sw_state s;
@@ -315,10 +315,10 @@ Test(switch_kern, malformed_ipv4_is_not_ect_and_counted, .fini = teardown)
 
 		make4(&in, 0x02);
 		switch (i) {
-		case 0: in.ip.ihl = 3; break;			/* below 5 */
-		case 1: in.ip.version = 6; break;		/* an IPv4 ethertype, not IPv4 */
-		case 2: in.ip.tot_len = htons(4000); break;	/* beyond the frame */
-		case 3:						/* options claimed, none there */
+		case 0: in.ip.ihl = 3; break;		    /* below 5 */
+		case 1: in.ip.version = 6; break;	    /* an IPv4 ethertype, not IPv4 */
+		case 2: in.ip.tot_len = htons(4000); break; /* beyond the frame */
+		case 3:					    /* options claimed, none there */
 			in.ip.ihl = 15;
 			len = sizeof(in.eth) + sizeof(in.ip);
 			in.ip.tot_len = htons(sizeof(in.ip));
@@ -344,7 +344,7 @@ Test(switch_kern, ipv6_payload_beyond_the_frame, .fini = teardown)
 	memset(&in, 0, sizeof(in));
 	in.eth.h_proto = htons(ETH_P_IPV6);
 	in.ip6.version = 6;
-	in.ip6.flow_lbl[0] = 0x20;	/* ECT(0) */
+	in.ip6.flow_lbl[0] = 0x20; /* ECT(0) */
 	in.ip6.payload_len = htons(1000);
 	set_backlog(40000);
 	cr_assert_eq(run(&in, len, &out, 1), TC_ACT_OK);
@@ -357,7 +357,9 @@ Test(switch_kern, ipv6_payload_beyond_the_frame, .fini = teardown)
  * 802.1ad outside 802.1Q (QinQ); ECT above K is marked there. */
 struct pkt4_vlan {
 	uint8_t mac[12];
-	struct { uint16_t tpid, tci; } __attribute__((packed)) tag[2];
+	struct {
+		uint16_t tpid, tci;
+	} __attribute__((packed)) tag[2];
 	uint16_t proto;
 	struct iphdr ip;
 	struct tcphdr tcp;
@@ -373,7 +375,8 @@ static void make4_vlan(struct pkt4_vlan *v, int tags, uint8_t tos)
 	make4(&p, tos);
 	memset(v, 0, sizeof(*v));
 	if (tags == 2) {
-		memcpy(b + 12, (uint16_t[]){ htons(0x88A8), htons(100), htons(0x8100), htons(200) }, 8);
+		memcpy(b + 12, (uint16_t[]){ htons(0x88A8), htons(100), htons(0x8100), htons(200) },
+		       8);
 	} else {
 		memcpy(b + 12, (uint16_t[]){ htons(0x8100), htons(100) }, 4);
 	}
@@ -388,7 +391,8 @@ Test(switch_kern, vlan_and_qinq_frames_are_judged_by_their_ip_header, .fini = te
 
 	load(SLOW, 100000, 30000, NULL, -1, 0);
 	for (tags = 1; tags <= 2; tags++) {
-		size_t l3 = 12 + 4 * tags + 2, len = l3 + sizeof(struct iphdr) + sizeof(struct tcphdr) + LEN_MSS;
+		size_t l3 = 12 + 4 * tags + 2,
+		       len = l3 + sizeof(struct iphdr) + sizeof(struct tcphdr) + LEN_MSS;
 		struct iphdr ip;
 
 		make4_vlan(&in, tags, 0x02);
@@ -408,8 +412,8 @@ Test(switch_kern, gso_frame_counts_its_segments, .fini = teardown)
 	struct pkt4 in, out;
 	struct __sk_buff ctx = { .gso_segs = 4, .gso_size = LEN_MSS };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = &in, .data_size_in = sizeof(in),
-		    .data_out = &out, .data_size_out = sizeof(out),
-		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1);
+		    .data_out = &out, .data_size_out = sizeof(out), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
 
 	load(SLOW, 100000, 30000, NULL, -1, 0);
 	make4(&in, 0x02);

@@ -27,7 +27,7 @@
 
 char _license[] SEC("license") = "GPL";
 
-#define TCP_OPT_SPACE	MAX_TCP_OPTION_SPACE	/* after the 20-byte header */
+#define TCP_OPT_SPACE MAX_TCP_OPTION_SPACE /* after the 20-byte header */
 
 enum mode { ACK_BADLEN, ACK_MAX, ACK_N0, SYN_BADLEN, SYN_RANDOM };
 
@@ -72,8 +72,7 @@ static __always_inline int find_opt(__u8 *opts, void *data_end, __u32 optlen, __
  * The checksum adds 16-bit words from the header's start: a byte at an even
  * offset is its word's high half, at an odd one the low half; the other
  * half does not change, so it is left out of the difference. */
-static __always_inline void set_byte(struct __sk_buff *skb, __u32 l4, __u32 off, __u8 from,
-				     __u8 to)
+static __always_inline void set_byte(struct __sk_buff *skb, __u32 l4, __u32 off, __u8 from, __u8 to)
 {
 	__u32 shift = off & 1 ? 0 : 8;
 
@@ -88,7 +87,7 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
 	bool on_syn = mode == SYN_BADLEN || mode == SYN_RANDOM;
 	__u32 len = on_syn ? TLDCT_OPT_SYN_LEN : TLDCT_OPT_ACK_LEN;
-	__u8 old[TLDCT_OPT_SYN_LEN] = {}, new[TLDCT_OPT_SYN_LEN];	/* ACK: 8 used */
+	__u8 old[TLDCT_OPT_SYN_LEN] = {}, new[TLDCT_OPT_SYN_LEN]; /* ACK: 8 used */
 	struct ccs_pkt p;
 	__u32 l4, toff;
 	__u8 *opts;
@@ -101,7 +100,7 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 	 * segments after its SYN-ACK */
 	if (on_syn ? !p.th.syn || p.th.ack : p.th.syn)
 		return TC_ACT_OK;
-	l4 = p.l4_off & 0xff;	/* <= 14 + 8 + 60: a bound the verifier can use */
+	l4 = p.l4_off & 0xff; /* <= 14 + 8 + 60: a bound the verifier can use */
 	opts = data + l4 + sizeof(struct tcphdr);
 	off = find_opt(opts, data_end, p.th.doff * 4 - sizeof(struct tcphdr), len);
 	if (off < 0)
@@ -117,12 +116,8 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 		new[1] = len - 2;
 		new[len - 2] = new[len - 1] = TCPOPT_NOP;
 		break;
-	case ACK_MAX:
-		new[4] = new[5] = new[6] = new[7] = 0xff;
-		break;
-	case ACK_N0:
-		new[7] = 0;
-		break;
+	case ACK_MAX: new[4] = new[5] = new[6] = new[7] = 0xff; break;
+	case ACK_N0: new[7] = 0; break;
 	case SYN_RANDOM:
 		task = (__u64)bpf_get_prandom_u32() << 32 | bpf_get_prandom_u32();
 		for (i = 0; i < 8; i++)
@@ -137,11 +132,11 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 }
 
 /* One section per mode: tc filter add ... bpf da obj FILE sec tc/<mode> */
-#define MODE_PROG(name, mode)				\
-	SEC("tc/" #name)				\
-	int name(struct __sk_buff *skb)			\
-	{						\
-		return mangle(skb, mode);		\
+#define MODE_PROG(name, mode)             \
+	SEC("tc/" #name)                  \
+	int name(struct __sk_buff *skb)   \
+	{                                 \
+		return mangle(skb, mode); \
 	}
 
 MODE_PROG(ack_badlen, ACK_BADLEN)

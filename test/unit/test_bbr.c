@@ -85,7 +85,8 @@ Test(bbr, rate_conversion_has_the_pacing_margin)
 	cr_assert(r > 12375000 * 0.999 && r < 12375000 * 1.001, "%llu", (unsigned long long)r);
 	/* twice the gain, twice the rate (to the unit: each is floored) */
 	cr_assert(bbr_rate_bytes_per_sec(BW_100M, 1448, 2 * BBR_UNIT, 0) -
-		  2 * bbr_rate_bytes_per_sec(BW_100M, 1448, BBR_UNIT, 0) <= 1);
+			  2 * bbr_rate_bytes_per_sec(BW_100M, 1448, BBR_UNIT, 0) <=
+		  1);
 	/* 3 Tbit/s-class rates and a 2.89 gain do not overflow */
 	cr_assert(bbr_rate_bytes_per_sec(0xffffffffU, 9000, 739, 1) > 0);
 }
@@ -131,16 +132,16 @@ Test(bbr, full_bw_after_three_rounds_without_25_percent_growth)
 {
 	__u32 full = 0, cnt = 0;
 
-	cnt = bbr_full_bw_step(1000, &full, cnt);	/* from 0: growth */
+	cnt = bbr_full_bw_step(1000, &full, cnt); /* from 0: growth */
 	cr_assert_eq(cnt, 0u);
 	cr_assert_eq(full, 1000u);
-	cnt = bbr_full_bw_step(1300, &full, cnt);	/* +30 %: growth */
+	cnt = bbr_full_bw_step(1300, &full, cnt); /* +30 %: growth */
 	cr_assert_eq(cnt, 0u);
-	cnt = bbr_full_bw_step(1500, &full, cnt);	/* +15 %: no */
-	cnt = bbr_full_bw_step(1600, &full, cnt);	/* +23 %: no */
+	cnt = bbr_full_bw_step(1500, &full, cnt); /* +15 %: no */
+	cnt = bbr_full_bw_step(1600, &full, cnt); /* +23 %: no */
 	cr_assert_eq(cnt, 2u);
 	cr_assert_eq(full, 1300u, "the bw to beat stays");
-	cnt = bbr_full_bw_step(1624, &full, cnt);	/* exactly 1.25 x 1300 = 1625? no */
+	cnt = bbr_full_bw_step(1624, &full, cnt); /* exactly 1.25 x 1300 = 1625? no */
 	cr_assert_eq(cnt, 3u, "third round without growth: full");
 }
 

@@ -16,10 +16,10 @@
 #include "dctcp.h"
 
 #define ONE DCTCP_ALPHA_ONE
-#define G4 4U	/* the default: g = 1/16 */
+#define G4  4U /* the default: g = 1/16 */
 
-static __u32 run_windows(__u32 alpha, unsigned windows, __u32 delivered,
-			 __u32 delivered_ce, __u32 shift_g)
+static __u32 run_windows(__u32 alpha, unsigned windows, __u32 delivered, __u32 delivered_ce,
+			 __u32 shift_g)
 {
 	while (windows--)
 		alpha = dctcp_alpha_next(alpha, delivered, delivered_ce, shift_g);
@@ -32,7 +32,7 @@ static __u32 run_windows(__u32 alpha, unsigned windows, __u32 delivered,
  * than one unit, so |alpha - F| < 17 * 2^-20 once converged.  300 windows
  * bring (15/16)^k below 2^-27: convergence is complete.
  */
-#define TOL (17.0 / ONE)
+#define TOL	(17.0 / ONE)
 #define WINDOWS 300
 
 static void assert_near(__u32 alpha, double f, const char *what)
@@ -75,8 +75,8 @@ Test(dctcp_alpha, k_windows_follow_one_minus_15_16_pow_k)
 		double exact = 1.0 - pow(15.0 / 16.0, k);
 
 		a = dctcp_alpha_next(a, 100, 100, G4);
-		cr_assert(fabs((double)a / ONE - exact) <= 2.0 * k / ONE,
-			  "k=%d: %.6f vs %.6f", k, (double)a / ONE, exact);
+		cr_assert(fabs((double)a / ONE - exact) <= 2.0 * k / ONE, "k=%d: %.6f vs %.6f", k,
+			  (double)a / ONE, exact);
 	}
 }
 

@@ -32,14 +32,14 @@ static void bad(parse_fn fn, const char *name, const char *in, int want_rc)
 	uint64_t out = SENTINEL;
 	int rc = fn(in, &out);
 
-	cr_assert_eq(rc, want_rc, "%s(\"%s\") = %d, want %d", name, in ? in : "(null)",
-		     rc, want_rc);
-	cr_assert_eq(out, SENTINEL, "%s(\"%s\") wrote %llu on failure", name,
-		     in ? in : "(null)", (unsigned long long)out);
+	cr_assert_eq(rc, want_rc, "%s(\"%s\") = %d, want %d", name, in ? in : "(null)", rc,
+		     want_rc);
+	cr_assert_eq(out, SENTINEL, "%s(\"%s\") wrote %llu on failure", name, in ? in : "(null)",
+		     (unsigned long long)out);
 }
 
-#define OK(fn, in, want)	ok(fn, #fn, in, want)
-#define BAD(fn, in, rc)		bad(fn, #fn, in, rc)
+#define OK(fn, in, want) ok(fn, #fn, in, want)
+#define BAD(fn, in, rc)	 bad(fn, #fn, in, rc)
 
 /* ---- parse_u64 ---- */
 
@@ -63,7 +63,7 @@ Test(parse_u64, rejects)
 	BAD(parse_u64, "12abc", -EINVAL);
 	BAD(parse_u64, "0x", -EINVAL);
 	BAD(parse_u64, "1k", -EINVAL);
-	BAD(parse_u64, "18446744073709551616", -ERANGE);	/* 2^64 */
+	BAD(parse_u64, "18446744073709551616", -ERANGE); /* 2^64 */
 	BAD(parse_u64, "99999999999999999999", -ERANGE);
 }
 
@@ -109,7 +109,7 @@ Test(parse_bool, rejects)
 
 Test(parse_size, units)
 {
-	OK(parse_size, "100", 100);		/* bare = bytes */
+	OK(parse_size, "100", 100); /* bare = bytes */
 	OK(parse_size, "100b", 100);
 	OK(parse_size, "1k", 1024);
 	OK(parse_size, "1kb", 1024);
@@ -128,7 +128,7 @@ Test(parse_size, fractions)
 {
 	OK(parse_size, "0.5kb", 512);
 	OK(parse_size, "1.5k", 1536);
-	OK(parse_size, "1.25mb", 1310720);	/* 1048576 * 5 / 4 */
+	OK(parse_size, "1.25mb", 1310720); /* 1048576 * 5 / 4 */
 	OK(parse_size, "0.5g", 536870912);
 	OK(parse_size, "2.0b", 2);
 }
@@ -153,7 +153,7 @@ Test(parse_size, rejects)
 	BAD(parse_size, "10kb ", -EINVAL);
 	BAD(parse_size, "kb", -EINVAL);
 	BAD(parse_size, "10xx", -EINVAL);
-	BAD(parse_size, "10kbit", -EINVAL);	/* a rate unit */
+	BAD(parse_size, "10kbit", -EINVAL); /* a rate unit */
 	BAD(parse_size, "1.", -EINVAL);
 	BAD(parse_size, "1.kb", -EINVAL);
 	BAD(parse_size, ".5kb", -EINVAL);
@@ -205,7 +205,7 @@ Test(parse_rate, fractions)
 	OK(parse_rate, "2.5gbit", 2500000000ULL);
 	OK(parse_rate, "0.5kbps", 4000);
 	OK(parse_rate, "0.001kbit", 1);
-	OK(parse_rate, "1.000001mbit", 1000001);	/* 6 digits are exact */
+	OK(parse_rate, "1.000001mbit", 1000001); /* 6 digits are exact */
 	OK(parse_rate, "0.5kibit", 512);
 }
 
@@ -219,7 +219,7 @@ Test(parse_rate, case_insensitive)
 
 Test(parse_rate, rejects)
 {
-	BAD(parse_rate, "100", -EINVAL);	/* bits or bytes? unit required */
+	BAD(parse_rate, "100", -EINVAL); /* bits or bytes? unit required */
 	BAD(parse_rate, "0", -EINVAL);
 	BAD(parse_rate, "1.5", -EINVAL);
 	BAD(parse_rate, NULL, -EINVAL);
@@ -228,7 +228,7 @@ Test(parse_rate, rejects)
 	BAD(parse_rate, "10 mbit", -EINVAL);
 	BAD(parse_rate, "mbit", -EINVAL);
 	BAD(parse_rate, "10xx", -EINVAL);
-	BAD(parse_rate, "10mb", -EINVAL);	/* a size unit */
+	BAD(parse_rate, "10mb", -EINVAL); /* a size unit */
 	BAD(parse_rate, "1.mbit", -EINVAL);
 }
 
@@ -259,7 +259,7 @@ Test(parse_rate, overflow_in_fraction)
 
 Test(parse_time, units)
 {
-	OK(parse_time, "100", 100000);		/* bare = microseconds */
+	OK(parse_time, "100", 100000); /* bare = microseconds */
 	OK(parse_time, "0", 0);
 	OK(parse_time, "7ns", 7);
 	OK(parse_time, "5us", 5000);
@@ -274,7 +274,7 @@ Test(parse_time, fractions_and_case)
 {
 	OK(parse_time, "1.5ms", 1500000);
 	OK(parse_time, "0.25s", 250000000);
-	OK(parse_time, "2.5", 2500);		/* bare fractional us */
+	OK(parse_time, "2.5", 2500); /* bare fractional us */
 	OK(parse_time, "1MS", 1000000);
 	OK(parse_time, "3US", 3000);
 	OK(parse_time, "1Sec", 1000000000);
@@ -288,7 +288,7 @@ Test(parse_time, rejects)
 	BAD(parse_time, "10 ms", -EINVAL);
 	BAD(parse_time, "ms", -EINVAL);
 	BAD(parse_time, "10xx", -EINVAL);
-	BAD(parse_time, "10m", -EINVAL);	/* minutes are not a unit */
+	BAD(parse_time, "10m", -EINVAL); /* minutes are not a unit */
 	BAD(parse_time, "1.", -EINVAL);
 }
 
@@ -368,7 +368,7 @@ Test(parse_cc_name_ok, names)
 	cr_assert(parse_cc_name_ok("bpf_dctcp"));
 	cr_assert(parse_cc_name_ok("cubic"));
 	cr_assert(parse_cc_name_ok("a.b-c_9"));
-	cr_assert(parse_cc_name_ok("bpf_123456789ab"));	/* 15 characters */
+	cr_assert(parse_cc_name_ok("bpf_123456789ab")); /* 15 characters */
 }
 
 /* Names that would leave the pin or run directory, or that the kernel
@@ -382,7 +382,7 @@ Test(parse_cc_name_ok, rejects)
 	cr_assert_not(parse_cc_name_ok("../../tmp/x"));
 	cr_assert_not(parse_cc_name_ok("a/b"));
 	cr_assert_not(parse_cc_name_ok(".hidden"));
-	cr_assert_not(parse_cc_name_ok("bpf_1234567890ab"));	/* 16 */
+	cr_assert_not(parse_cc_name_ok("bpf_1234567890ab")); /* 16 */
 	cr_assert_not(parse_cc_name_ok("bpf dctcp"));
 	cr_assert_not(parse_cc_name_ok("bpf\ndctcp"));
 }

@@ -14,12 +14,12 @@
 
 #include "switch.h"
 
-#define MBIT	1000000ULL
-#define GBIT	1000000000ULL
-#define MS	1000000ULL
-#define US	1000ULL
+#define MBIT 1000000ULL
+#define GBIT 1000000000ULL
+#define MS   1000000ULL
+#define US   1000ULL
 /* sw_advance() reads last_ns == 0 as "no packet yet": start the clock later. */
-#define T0	(5 * NSEC_PER_SEC)
+#define T0   (5 * NSEC_PER_SEC)
 
 static struct sw_config config(__u64 rate, __u32 buffer, __u32 ecn_k)
 {
@@ -268,7 +268,7 @@ Test(sw_decide, class_limit_zero_or_above_buffer_is_buffer)
 		cr_assert_eq(sw_decide(&c, 99000, 1500, cls, 0), SW_DROP,
 			     "class %u: limit above the buffer must not raise it", cls);
 	}
-	c.class_limit[1] = 100000;	/* equal to the buffer: the same */
+	c.class_limit[1] = 100000; /* equal to the buffer: the same */
 	cr_assert_eq(sw_decide(&c, 98500, 1500, 1, 0), SW_PASS);
 	cr_assert_eq(sw_decide(&c, 99000, 1500, 1, 0), SW_DROP);
 }
@@ -285,8 +285,7 @@ Test(sw_decide, class_out_of_range_is_class_0)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		cr_assert_eq(sw_decide(&c, 49000, 1500, bad[i], 0), SW_DROP,
 			     "class %u should use class 0's limit", bad[i]);
-		cr_assert_eq(sw_decide(&c, 48500, 1500, bad[i], 0), SW_PASS,
-			     "class %u", bad[i]);
+		cr_assert_eq(sw_decide(&c, 48500, 1500, bad[i], 0), SW_PASS, "class %u", bad[i]);
 	}
 }
 
@@ -429,18 +428,18 @@ Test(sw_packet, max_backlog_is_the_maximum)
 	__u64 t = T0;
 
 	memset(&s, 0, sizeof(s));
-	for (int i = 0; i < 10; i++)		/* burst of 10: 15000 */
+	for (int i = 0; i < 10; i++) /* burst of 10: 15000 */
 		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.max_backlog, 15000ULL);
 
-	t += 120 * US;				/* exactly drains 15000 */
-	for (int i = 0; i < 5; i++)		/* smaller burst: 7500 */
+	t += 120 * US;		    /* exactly drains 15000 */
+	for (int i = 0; i < 5; i++) /* smaller burst: 7500 */
 		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.backlog, 7500ULL);
 	cr_assert_eq(s.max_backlog, 15000ULL, "a lower peak must not lower the max");
 
-	t += 30 * US;				/* drains 3750: 3750 left */
-	for (int i = 0; i < 20; i++)		/* 3750 + 30000 */
+	t += 30 * US;		     /* drains 3750: 3750 left */
+	for (int i = 0; i < 20; i++) /* 3750 + 30000 */
 		sw_packet(&s, &c, t, 0, 1500, 0, 0);
 	cr_assert_eq(s.backlog, 33750ULL);
 	cr_assert_eq(s.max_backlog, 33750ULL);
@@ -490,10 +489,10 @@ Test(sw_queue_qdisc, time_average_and_max)
 
 	c.queue = SW_QUEUE_QDISC;
 	memset(&s, 0, sizeof(s));
-	sw_packet(&s, &c, T0, 8500, 1500, 0, 0);	/* first packet: clock starts */
+	sw_packet(&s, &c, T0, 8500, 1500, 0, 0); /* first packet: clock starts */
 	cr_assert_eq(s.busy_ns, 0ULL);
 	cr_assert_eq(s.max_backlog, 10000ULL);
-	sw_packet(&s, &c, T0 + 1000 * US, 0, 1500, 0, 0);	/* 10000 -> 0 over 1 ms */
+	sw_packet(&s, &c, T0 + 1000 * US, 0, 1500, 0, 0); /* 10000 -> 0 over 1 ms */
 	cr_assert_eq(s.busy_ns, 1000 * US);
 	cr_assert_eq(s.area, 5000ULL * 1000, "mean 5000 bytes for 1000 us");
 	cr_assert_eq(s.max_backlog, 10000ULL);

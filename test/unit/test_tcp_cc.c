@@ -84,6 +84,6 @@ Test(tcp_cc_restart, halves_per_rto)
 Test(tcp_cc_restart, short_idle_keeps_window)
 {
 	cr_assert_eq(tcp_cc_restart_cwnd(100, 10, 200, 200), 100);
-	cr_assert_eq(tcp_cc_restart_cwnd(100, 10, 399, 200), 50);	/* past one RTO: once */
-	cr_assert_eq(tcp_cc_restart_cwnd(100, 10, 5000, 0), 100);	/* no RTO yet */
+	cr_assert_eq(tcp_cc_restart_cwnd(100, 10, 399, 200), 50); /* past one RTO: once */
+	cr_assert_eq(tcp_cc_restart_cwnd(100, 10, 5000, 0), 100); /* no RTO yet */
 }

@@ -8,14 +8,17 @@
 
 #include "tldct.h"
 
-#define KB 1024ULL
-#define ONE TLDCT_ONE
+#define KB   1024ULL
+#define ONE  TLDCT_ONE
 #define AONE DCTCP_ALPHA_ONE
 
 static const struct tldct_params P = {
-	.task_min = 47 * KB, .task_max = 100 * KB,
-	.beta_min = ONE / 2, .beta_max = ONE * 3 / 2,
-	.grow_min = ONE / 2, .grow_max = ONE * 2,
+	.task_min = 47 * KB,
+	.task_max = 100 * KB,
+	.beta_min = ONE / 2,
+	.beta_max = ONE * 3 / 2,
+	.grow_min = ONE / 2,
+	.grow_max = ONE * 2,
 };
 
 Test(tldct_beta, boundaries_and_the_linear_part)
@@ -140,6 +143,7 @@ Test(tldct_feedback, a_lone_flow_is_not_ahead_of_itself)
 	__u64 s_f;
 
 	for (s_f = 1; s_f < 5 * KB; s_f += 333)
-		cr_assert_eq(tldct_gamma(s_f, tldct_feedback_bytes_max(tldct_feedback_pack(s_f, 1)), 1),
+		cr_assert_eq(tldct_gamma(s_f, tldct_feedback_bytes_max(tldct_feedback_pack(s_f, 1)),
+					 1),
 			     0, "S_f %llu", (unsigned long long)s_f);
 }
