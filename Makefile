@@ -42,9 +42,13 @@ TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
-	     vde2 gnuplot-nox iputils-ping
+	     vde2 gnuplot-nox iputils-ping shellcheck clang-format
 
-.PHONY: all deps vmlinux test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+# shell scripts: the *.sh files and every tracked file with a shell #!
+SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
+C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
+
+.PHONY: all deps vmlinux lint test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
@@ -108,6 +112,13 @@ $(BUILD)/tcpxfer: bench/tcpxfer.c loader/task_api.h bpf/tldct.h | $(BUILD)
 
 $(BUILD)/wlgen: bench/wlgen.c bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ -lm
+
+# Style: shellcheck (warnings and errors) on every script, clang-format
+# (.clang-format, kernel style) on every C file; both only check.
+lint:
+	shellcheck -x -S warning -s bash $(filter-out test/vm/init,$(SCRIPTS))
+	shellcheck -S warning test/vm/init
+	clang-format --dry-run -Werror $(C_SRCS)
 
 # ---- tests ----
 UNIT_SRCS := $(wildcard test/unit/*.c)

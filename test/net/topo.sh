@@ -250,11 +250,11 @@ _topo_vde_pair() {
 		sleep 0.1
 	done
 	# A ctl socket exists from bind(), before the switch listens: a
-	# wirefilter connecting in between exits, and the link stays dead
-	# (seen once in t_topo).  Connected, each switch has a data socket
+	# wirefilter connecting in between exits, and the link stays dead.
+	# Connected, each switch has a data socket
 	# beside ctl; a wirefilter that died before that is started again.
-	local try wf
-	for try in 1 2 3 4 5; do
+	local wf
+	for _ in 1 2 3 4 5; do
 		wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" <>"$dir/console" >/dev/null 2>&1 &
 		wf=$!
 		for i in $(seq 50); do
@@ -269,7 +269,7 @@ _topo_vde_pair() {
 		echo "topo: wirefilter for link $TOPO_LINKS ($a - $b) did not connect" >&2
 		return 1
 	fi
-	TOPO_PIDS+=($wf)
+	TOPO_PIDS+=("$wf")
 	_topo_pid_id $wf >"$TOPO_RUN/wf$TOPO_LINKS.pid"
 	for i in $(seq 50); do
 		ip -n "$(topo_ns "$a")" link show "$ifa" >/dev/null 2>&1 &&
@@ -358,8 +358,8 @@ topo_bottleneck() {
 	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
 	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))
 	BN_LIST+=("$ns:$dev")
-	BN_NS=${BN_LIST[0]%%:*}
-	BN_DEV=${BN_LIST[0]#*:}
+	# shellcheck disable=SC2034 # for the scripts that source this
+	BN_NS=${BN_LIST[0]%%:*} BN_DEV=${BN_LIST[0]#*:}
 }
 
 topo_shape() {
