@@ -86,7 +86,7 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
  *  - tcp_sock.app_limited (and snd_cwnd_stamp): writable by a CC from 6.10
  *    (the same series), read-only before.
  * ccload picks the variant from the running kernel's BTF (the arity of
- * tcp_congestion_ops.cong_control: loader/kfeat.c), not from its version.
+ * tcp_congestion_ops.cong_control: loader/lib/kfeat.c), not from its version.
  */
 #ifdef CCS_PRE_6_10
 #define CCS_CONG_CONTROL_ARGS	  struct sock *sk, const struct rate_sample *rs

@@ -21,7 +21,7 @@
  *		X(P, ID, name, COUNTER, "help") ...
  *
  * CCS_STAT_ENUM makes the enum the BPF side counts with (P##_STAT_ID),
- * and loader/registry.c makes the names ccload shows from the same list,
+ * and loader/lib/registry.c makes the names ccload shows from the same list,
  * so a slot and its name cannot drift apart.  Kinds: COUNTER (summed over
  * CPUs), GAUGE (the largest over CPUs).
  */

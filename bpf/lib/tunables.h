@@ -7,7 +7,7 @@
  *
  * The BPF object declares each as a `const volatile` in .rodata with its
  * default (CCS_TUNABLE_RODATA), ccload writes it between open and load,
- * and loader/registry.c makes the entries ccload parses and lists from the
+ * and loader/lib/registry.c makes the entries ccload parses and lists from the
  * same list, so a tunable cannot be missing from .rodata.  KIND: UINT,
  * BOOL (0/1), SIZE (bytes), RATE (bit/s), TIME (ns); RATE and TIME are
  * 64-bit, the others 32-bit.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for loader/parse.c: numbers with tc(8) units.
+ * Unit tests for loader/lib/parse.c: numbers with tc(8) units.
  *   sizes: powers of 1024; rates: bits/s, kbit = 1000, bps = bytes/s;
  *   times: ns, a bare number is microseconds.
  * Every failure must return -EINVAL / -ERANGE and leave *out alone, so each

@@ -168,7 +168,7 @@ Test(sw_advance, partial_drain_trapezoid)
  * (100000 + 50000) / 2 * 40 = 3000000 byte*us, as one 40 us step gives.
  * sw_advance() truncates each step's duration to whole microseconds before
  * multiplying, so steps under 1 us (packets 1.2 us apart at 10 Gbit/s lose a
- * sixth) add nothing, and loader/tc.c's average backlog (area / busy_ns)
+ * sixth) add nothing, and loader/cmd_switch.c's average backlog (area / busy_ns)
  * comes out low.  Allow 1% for per-step rounding.
  */
 Test(sw_advance, area_independent_of_step_size)
