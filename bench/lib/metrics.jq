@@ -1,7 +1,7 @@
 # Metrics of one run, from the files the runner collected (jq -n with
 # --slurpfile/--arg).  Inputs:
 #   $iperf   iperf3 -J results, one per bulk flow (may be empty)
-#   $ss      ss samples: {t_ms, node, flow, cc, cwnd, rtt_ms, acked}
+#   $ss      flow samples (build/flowsample): {t_ms, node, flow, cc, cwnd, rtt_ms, acked}
 #   $sw      final switch counters, one per bottleneck
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
 #   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's

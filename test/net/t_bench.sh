@@ -67,6 +67,14 @@ for a in cubic reno; do
 		"$(jq -r '.workload.achieved_load / .workload.offered_load' <<<"$m")" 0.3 2
 done
 
+echo "the experiment driver's report (bench/lib/experiment.sh) on these runs"
+"$TOPO_ROOT/bench/tldct-paper" --report "$TMP" >"$TMP/report.log" 2>&1
+check "tldct-paper --report exits 0" [ $? -eq 0 ]
+check "its table has a row per run" jq -e '[.scenarios[].scenario] == ["tiny", "tiny-fct"]' "$TMP/tldct.json"
+check "and the markdown table" grep -q '^| tiny-fct ' "$TMP/tldct.md"
+check_fails "an option of another driver" "unknown argument '--no-cpucost'" \
+	"$TOPO_ROOT/bench/tldct-paper" --report "$TMP" --no-cpucost
+
 echo "refusals"
 cat >"$TMP/fast.conf" <<'CONF'
 topology=dumbbell

@@ -1,0 +1,17 @@
+# parity.json as the markdown table bench/README.md shows.
+def v: if . == null then "-" else tostring end;
+def verdict: if . == null then "" elif . then "ok" else "**out**" end;
+"kernel \(.kernel), delay backend \(.delay_backend), \(.date)\n",
+(.scenarios[] |
+	"**\(.description)** (`\(.name)`, \(.runs_each) run\(if .runs_each == 1 then "" else "s" end) each, buffer \(.env.buffer))\n",
+	"| metric | bbr | bpf_bbr | ratio | tolerance | |",
+	"|---|---|---|---|---|---|",
+	(.rows[] | "| \(.metric) | \(.native | v) | \(.bpf | v) | \(.ratio | v) | \(.tolerance | v) | \(.pass | verdict) |"),
+	""),
+(if .cpucost then
+	"**CPU cost** (bulk transfer at a fixed offered rate, one core; `bench/cpucost --pairs bpf_bbr:bbr`)\n",
+	"| path | bbr Gbit per CPU-s | bpf_bbr Gbit per CPU-s | ratio, median (min..max) | goal | | BPF ns per callback |",
+	"|---|---|---|---|---|---|---|",
+	(.cpucost[] | "| \(.path) | \(.native_gbit_per_cpu_s) | \(.bpf_gbit_per_cpu_s) | \(.ratio) (\(.ratio_min)..\(.ratio_max)) | \(.goal) | \(.pass | verdict) | \(.bpf_ns_per_call | v) |"),
+	"" else empty end),
+"Mode sequences: S STARTUP, D DRAIN, BW PROBE_BW, RTT PROBE_RTT (bench/trace/bbr-modes.bt)."

@@ -1,0 +1,108 @@
+# shellcheck shell=bash
+# The experiment driver shared by bench/bbr-parity and bench/tldct-paper
+# (and every paper reproduction to come; source it):
+#
+#   exp_init NAME HELP_LAST_LINE     defaults, and --help prints the
+#                                    caller's header up to that line
+#   exp_parse "$@"                   --reps N --duration S --out DIR
+#                                    --publish --report DIR -h; anything
+#                                    else goes to the caller's exp_arg
+#                                    (which sets EXP_SHIFT, or returns 1)
+#   exp_run SCENARIO...              bench/run each, into $OUT/SCENARIO
+#   exp_report TABLE JQ              $OUT/TABLE.json from bench/lib/JQ.jq
+#                                    over {scenarios: {name: result.json},
+#                                    cpucost: cpucost.json or null}, then
+#                                    $OUT/TABLE.md from JQ.md.jq
+#   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
+#   exp_publish DEST FILE[=NAME]...  with --publish, copy to
+#                                    bench/published/DEST (as NAME)
+#
+# Results go to $OUT (default bench/results/NAME/<date>); --report DIR
+# makes the table again from DIR's runs without running anything.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+exp_die() { echo "bench/$EXP_NAME: $*" >&2; exit 2; }
+
+exp_init() {
+	EXP_NAME=$1 EXP_HELP=$2
+	REPS="" DURATION="" OUT="" PUBLISH=0 RUN=1 EXP_SHIFT=0
+}
+
+exp_parse() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--reps) REPS=$2; shift 2 ;;
+		--duration) DURATION=$2; shift 2 ;;
+		--out) OUT=$2; shift 2 ;;
+		--publish) PUBLISH=1; shift ;;
+		--report) OUT=$2; RUN=0; shift 2 ;;
+		-h | --help) sed -n "2,${EXP_HELP}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		*)
+			if declare -F exp_arg >/dev/null && exp_arg "$@"; then
+				shift "$EXP_SHIFT"
+			else
+				exp_die "unknown argument '$1'"
+			fi
+			;;
+		esac
+	done
+	[ -n "$OUT" ] || OUT=$ROOT/bench/results/$EXP_NAME/$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$OUT" || exp_die "cannot create $OUT"
+}
+
+exp_run() {
+	local s
+	for s in "$@"; do
+		"$ROOT/bench/run" "$s" ${REPS:+--reps "$REPS"} ${DURATION:+--duration "$DURATION"} \
+			--out "$OUT/$s" || exp_die "scenario $s failed"
+	done
+}
+
+exp_report() {
+	local table=$1 prog=$ROOT/bench/lib/$2
+	{
+		jq -n '[inputs | { key: .scenario, value: . }] | from_entries' "$OUT"/*/result.json ||
+			echo null
+		cat "$OUT/cpucost/cpucost.json" 2>/dev/null || echo null
+	} | jq -s '{ scenarios: .[0], cpucost: .[1] }' |
+		jq -f "$prog.jq" >"$OUT/$table.json" || exp_die "no results in $OUT"
+	jq -r -f "$prog.md.jq" "$OUT/$table.json" >"$OUT/$table.md" || exp_die "cannot write $table.md"
+	cat "$OUT/$table.md"
+}
+
+exp_tct_cdf() {
+	local d a plot
+	command -v gnuplot >/dev/null || return 0
+	for d in "$OUT"/*/; do
+		d=${d%/}
+		[ -f "$d/result.json" ] || continue
+		plot=""
+		for a in "$@"; do
+			cat "$d"/runs/*-"$a"/wlgen-*.jsonl 2>/dev/null |
+				jq -r 'select(.type == "task") | .tct_us / 1000' | sort -g |
+				awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
+					>"$d/tct-$a.dat"
+			[ -s "$d/tct-$a.dat" ] &&
+				plot+="${plot:+, }'$d/tct-$a.dat' using 1:2 with lines lw 2 title '$a'"
+		done
+		[ -n "$plot" ] && gnuplot -e "set terminal pngcairo size 900,480 font ',10' noenhanced;
+			set grid; set output '$d/tct-cdf.png';
+			set title '$(basename "$d"): task completion time CDF'; set logscale x;
+			set xlabel 'TCT (ms)'; set ylabel 'fraction of tasks'; set key bottom right; plot $plot"
+	done
+}
+
+exp_publish() {
+	local dest=$ROOT/bench/published/$1 f
+	shift
+	[ "$PUBLISH" = 1 ] || return 0
+	mkdir -p "$dest" || exp_die "cannot create $dest"
+	for f in "$@"; do
+		if [[ $f == *=* ]]; then
+			cp "${f%%=*}" "$dest/${f#*=}"
+		else
+			cp "$f" "$dest/"
+		fi || exp_die "cannot publish $f"
+	done
+	echo "published -> $dest"
+}
