@@ -38,7 +38,7 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 # The parts of the library that unit tests link against (no libbpf calls).
 LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
-TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen
+TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
@@ -107,11 +107,15 @@ $(LIBCCS): $(LIB_OBJS)
 $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
-$(BUILD)/tcpxfer: bench/tcpxfer.c loader/task_api.h bpf/tldct.h | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ -lm
+# the tools parse rates and sizes as ccload does (loader/lib/parse.c)
+$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/task_api.h bpf/tldct.h | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
-$(BUILD)/wlgen: bench/wlgen.c bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ -lm
+$(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+
+$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 # Style: shellcheck (warnings and errors) on every script, clang-format
 # (.clang-format, kernel style) on every C file; both only check.

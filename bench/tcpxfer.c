@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "task_api.h"
 
 #define BUF_SZ (128 * 1024)
@@ -236,19 +237,24 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 	return (r.bytes == sent && r.pattern_ok) ? 0 : 3;
 }
 
+static int bad_arg(int opt, const char *text, const char *want)
+{
+	fprintf(stderr, "tcpxfer: -%c: '%s' is not %s\n", opt, text, want);
+	return 2;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns]\n"
-		"       tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r bit/s]\n"
-		"                      [-T task]   (bpf_tldct task id, set before connect())\n"
-		"Exit status 3: the server did not receive every byte intact.\n");
+	fprintf(f, "Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns]\n"
+		   "       tcpxfer client -c addr [-p port] [-C cc] (-b size | -t secs) [-r rate]\n"
+		   "                      [-T task]   (bpf_tldct task id, set before connect())\n"
+		   "Exit status 3: the server did not receive every byte intact.\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *host = NULL, *port = "5600", *cc = NULL;
-	uint64_t bytes = 0, task = 0;
+	uint64_t bytes = 0, task = 0, v;
 	double secs = 0, rate = 0;
 	long conns = 0;
 	int c, srv;
@@ -265,11 +271,25 @@ int main(int argc, char **argv)
 		case 'c': host = optarg; break;
 		case 'p': port = optarg; break;
 		case 'C': cc = optarg; break;
-		case 'n': conns = strtol(optarg, NULL, 10); break;
-		case 'b': bytes = strtoull(optarg, NULL, 10); break;
+		case 'n':
+			if (parse_u64(optarg, &v) || v > 1000000)
+				return bad_arg(c, optarg, "a number of connections");
+			conns = (long)v;
+			break;
+		case 'b':
+			if (parse_size(optarg, &bytes))
+				return bad_arg(c, optarg, "a size (e.g. 4mb)");
+			break;
 		case 't': secs = strtod(optarg, NULL); break;
-		case 'r': rate = strtod(optarg, NULL); break;
-		case 'T': task = strtoull(optarg, NULL, 10); break;
+		case 'r':
+			if (parse_rate(optarg, &v))
+				return bad_arg(c, optarg, "a rate (e.g. 100mbit)");
+			rate = (double)v;
+			break;
+		case 'T':
+			if (parse_u64(optarg, &task))
+				return bad_arg(c, optarg, "a task id");
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

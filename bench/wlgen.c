@@ -43,10 +43,12 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 
-#include "task_api.h"
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "parse.h"
+#include "task_api.h"
 
 #include "cdf.h"
 
@@ -259,29 +261,6 @@ static int resolve_dsts(struct opts *o)
 	return 0;
 }
 
-static int parse_rate_bps(const char *s, double *out)
-{
-	static const struct {
-		const char *u;
-		double m;
-	} units[] = {
-		{ "gbit", 1e9 },
-		{ "mbit", 1e6 },
-		{ "kbit", 1e3 },
-		{ "bit", 1 },
-	};
-	char *end;
-	double v = strtod(s, &end);
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcasecmp(end, units[i].u) && v > 0) {
-			*out = v * units[i].m;
-			return 0;
-		}
-	return -1;
-}
-
 static void split(char *s, const char **out, int *n, int max)
 {
 	char *save = NULL, *t;
@@ -358,272 +337,326 @@ static void emit_task(const struct task *t, uint64_t t0)
 	       t->end_us - t->start_us);
 }
 
+/* A client run: the flow and task tables, the flows waiting for their
+ * start, and the counts of the summary. */
+struct client {
+	struct opts *o;
+	int ep;
+	struct flow *flows;
+	struct task *tasks;
+	struct pending *pend;
+	int n_pend, max_pending, active;
+	struct rng rng;
+	double task_mean, gap_us;
+	uint64_t t0, next_arrival, end_arrivals, arrivals, skipped;
+	uint64_t completed, failed, bytes_done, flow_ids, last_done;
+};
+
+static bool more_arrivals(const struct client *c, uint64_t now)
+{
+	return c->o->n_arrivals ? c->arrivals < c->o->n_arrivals : now < c->end_arrivals;
+}
+
+/* One flow of task @t: the kind's size, the fixed size or the CDF's,
+ * scaled, at least 1 byte. */
+static uint64_t flow_size(struct client *c, const struct task *t)
+{
+	struct opts *o = c->o;
+	double sz;
+
+	if (o->n_kinds)
+		sz = (double)o->kinds[t->kind].size * o->scale;
+	else if (o->fixed_size)
+		return o->fixed_size;
+	else
+		sz = (double)cdf_sample(&o->cdf, &c->rng) * o->scale;
+	return sz >= 1 ? (uint64_t)(sz + 0.5) : 1;
+}
+
+/* A task arrives: a free task slot, and its flows scheduled over the
+ * task window; counted as skipped when every slot is taken. */
+static void task_arrive(struct client *c)
+{
+	struct opts *o = c->o;
+	struct task *t = NULL;
+	int i, nf = o->task_flows;
+
+	c->arrivals++;
+	for (i = 0; i < o->max_active && !t; i++)
+		if (!c->tasks[i].left)
+			t = &c->tasks[i];
+	if (!t) {
+		c->skipped++;
+		return;
+	}
+	memset(t, 0, sizeof(*t));
+	t->id = (uint32_t)c->arrivals;
+	t->start_us = c->next_arrival;
+	if (o->n_kinds) {
+		t->kind = (uint32_t)(rng_next(&c->rng) % (uint64_t)o->n_kinds);
+		nf = o->kinds[t->kind].flows;
+	}
+	t->left = t->flows = (uint32_t)nf;
+	for (i = 0; i < nf; i++) {
+		struct pending *p = &c->pend[c->n_pend++];
+		double off = nf > 1 ? rng_uniform(&c->rng) * o->task_window_ms * 1000 : 0;
+
+		p->at_us = c->next_arrival + (uint64_t)off;
+		p->size = flow_size(c, t);
+		p->task_slot = (uint32_t)(t - c->tasks);
+	}
+}
+
+/* The task's flow ended (or never started): the task ends with its last. */
+static void task_flow_done(struct client *c, struct task *t, uint64_t bytes, bool ok, uint64_t end)
+{
+	t->bytes += bytes;
+	t->failed += !ok;
+	if (!--t->left) {
+		t->end_us = end;
+		emit_task(t, c->t0);
+	}
+}
+
+/* Open, configure and connect flow @f of the pending flow @p. */
+static void flow_open(struct client *c, struct flow *f, const struct pending *p, uint64_t now)
+{
+	struct opts *o = c->o;
+	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = f };
+
+	f->id = (uint32_t)++c->flow_ids;
+	f->task = c->tasks[p->task_slot].id;
+	f->size = p->size;
+	f->sent = 0;
+	f->start_us = now;
+	f->dst = (int)(rng_next(&c->rng) % (uint64_t)o->n_dsts);
+	f->cc = o->n_ccs ? (int)(f->id % (uint32_t)o->n_ccs) : -1;
+	f->fd = socket(dst_addr[f->dst].ss_family, SOCK_STREAM, o->mptcp ? IPPROTO_MPTCP : 0);
+	if (f->fd < 0)
+		die("socket");
+	if (f->cc >= 0 && setsockopt(f->fd, IPPROTO_TCP, TCP_CONGESTION, o->ccs[f->cc],
+				     (socklen_t)strlen(o->ccs[f->cc]))) {
+		fprintf(stderr, "wlgen: congestion control '%s': %s\n", o->ccs[f->cc],
+			strerror(errno));
+		exit(1);
+	}
+	if (o->task_id_base) {
+		int err = ccs_task_set(f->fd, o->task_id_base + f->task);
+
+		if (err) {
+			fprintf(stderr, "wlgen: task id: %s (is bpf_tldct attached?)\n",
+				strerror(-err));
+			exit(1);
+		}
+	}
+	set_nonblock(f->fd);
+	if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst], dst_len[f->dst]) &&
+	    errno != EINPROGRESS)
+		die("connect");
+	epoll_ctl(c->ep, EPOLL_CTL_ADD, f->fd, &ev);
+	c->active++;
+}
+
+/* Start the pending flows whose time has come; with the flow table full,
+ * such a flow of its task is lost. */
+static void start_due(struct client *c, uint64_t now)
+{
+	int i, k;
+
+	for (i = 0; i < c->n_pend;) {
+		struct pending *p = &c->pend[i];
+		struct flow *f = NULL;
+
+		if (p->at_us > now) {
+			i++;
+			continue;
+		}
+		for (k = 0; k < c->o->max_active && !f; k++)
+			if (c->flows[k].fd < 0)
+				f = &c->flows[k];
+		if (f) {
+			flow_open(c, f, p, now);
+		} else {
+			c->skipped++;
+			task_flow_done(c, &c->tasks[p->task_slot], 0, false, now);
+		}
+		*p = c->pend[--c->n_pend];
+	}
+}
+
+/* Write the header and the flow's bytes while the socket takes them;
+ * false on an error. */
+static bool flow_send(struct client *c, struct flow *f)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = f };
+
+	while (f->sent < f->size + HDR_LEN) {
+		uint8_t hdr[HDR_LEN];
+		const void *buf = zeros;
+		size_t len = CHUNK;
+		ssize_t w;
+
+		if (f->sent < HDR_LEN) {
+			uint64_t be = htobe64(f->size);
+			uint32_t id = htonl(f->id), task = htonl(f->task);
+
+			memcpy(hdr, &be, 8);
+			memcpy(hdr + 8, &id, 4);
+			memcpy(hdr + 12, &task, 4);
+			buf = hdr + f->sent;
+			len = HDR_LEN - f->sent;
+		} else if (f->size + HDR_LEN - f->sent < len) {
+			len = f->size + HDR_LEN - f->sent;
+		}
+		w = write(f->fd, buf, len);
+		if (w < 0)
+			return errno == EAGAIN;
+		f->sent += (uint64_t)w;
+	}
+	/* all sent: wait for the server's one byte */
+	epoll_ctl(c->ep, EPOLL_CTL_MOD, f->fd, &ev);
+	return true;
+}
+
+/* The flow is over (@ok: the server confirmed it): one JSON line, and
+ * its task's accounts. */
+static void flow_end(struct client *c, struct flow *f, bool ok)
+{
+	struct opts *o = c->o;
+	uint64_t end = now_us();
+	struct tcp_info ti = {};
+	socklen_t tl = sizeof(ti);
+	int k;
+
+	getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
+	printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64 ",\"start_us\":%" PRIu64
+	       ",\"fct_us\":%" PRIu64 ",\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s}\n",
+	       f->id, f->task, f->size, f->start_us - c->t0, end - f->start_us,
+	       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst], ti.tcpi_total_retrans,
+	       ok ? "true" : "false");
+	if (ok) {
+		c->completed++;
+		c->bytes_done += f->size;
+	} else {
+		c->failed++;
+	}
+	c->last_done = end;
+	for (k = 0; k < o->max_active; k++)
+		if (c->tasks[k].left && c->tasks[k].id == f->task) {
+			task_flow_done(c, &c->tasks[k], f->size, ok, end);
+			break;
+		}
+	epoll_ctl(c->ep, EPOLL_CTL_DEL, f->fd, NULL);
+	close(f->fd);
+	f->fd = -1;
+	c->active--;
+}
+
+static void flow_event(struct client *c, const struct epoll_event *e)
+{
+	struct flow *f = e->data.ptr;
+	char b;
+	ssize_t r;
+
+	if (e->events & (EPOLLERR | EPOLLHUP) && !(e->events & EPOLLIN)) {
+		flow_end(c, f, false);
+	} else if (f->sent < f->size + HDR_LEN) {
+		if (!flow_send(c, f))
+			flow_end(c, f, false);
+	} else {
+		r = read(f->fd, &b, 1);
+		if (r == 1)
+			flow_end(c, f, true);
+		else if (r == 0 || (r < 0 && errno != EAGAIN))
+			flow_end(c, f, false);
+	}
+}
+
+/* ms until the next arrival or pending start, at most 100. */
+static int next_timeout(const struct client *c, uint64_t now, bool arriving)
+{
+	int timeout = 100, i;
+
+	if (arriving && c->next_arrival > now)
+		timeout = (int)((c->next_arrival - now) / 1000);
+	for (i = 0; i < c->n_pend; i++)
+		if (c->pend[i].at_us > now && (int)((c->pend[i].at_us - now) / 1000) < timeout)
+			timeout = (int)((c->pend[i].at_us - now) / 1000);
+	return timeout > 100 ? 100 : timeout;
+}
+
+/* Arrivals over, nothing left to wait for (or --drain's time is up). */
+static bool finished(const struct client *c, uint64_t now, bool arriving)
+{
+	const struct opts *o = c->o;
+
+	if (arriving)
+		return false;
+	if (stop || (!c->n_pend && !c->active))
+		return true;
+	return o->drain > 0 && c->last_done &&
+	       now > (o->n_arrivals ? c->last_done : c->end_arrivals) + (uint64_t)(o->drain * 1e6);
+}
+
+static void print_summary(const struct client *c)
+{
+	const struct opts *o = c->o;
+	double span = (double)((o->n_arrivals ? c->next_arrival : c->end_arrivals) - c->t0) / 1e6;
+
+	printf("{\"type\":\"summary\",\"arrivals\":%" PRIu64 ",\"flows\":%" PRIu64
+	       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"skipped\":%" PRIu64
+	       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
+	       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
+	       ",\"seed\":%" PRIu64 "}\n",
+	       c->arrivals, c->flow_ids, c->completed, c->failed, c->skipped, c->active,
+	       c->bytes_done, c->task_mean, o->load,
+	       span > 0 ? (double)c->bytes_done * 8 / (span * o->rate_bps) : 0, span, o->seed);
+}
+
 static int client(struct opts *o)
 {
-	struct epoll_event ev, evs[256];
-	struct flow *flows = calloc((size_t)o->max_active, sizeof(*flows));
-	struct task *tasks = calloc((size_t)o->max_active, sizeof(*tasks));
-	int max_pending = max_task_flows(o) * 4 + 16;
-	struct pending *pend = calloc((size_t)max_pending, sizeof(*pend));
-	struct rng rng = { o->seed };
-	uint64_t t0, next_arrival, end_arrivals = 0, arrivals = 0, skipped = 0;
-	uint64_t completed = 0, failed = 0, bytes_done = 0, flow_ids = 0, last_done = 0;
-	double task_mean = mean_task_bytes(o);
-	double gap_us = task_mean * 8 / (o->load * o->rate_bps) * 1e6;
-	int ep, active = 0, n_pend = 0, i, n;
+	struct client c = { .o = o, .rng = { o->seed } };
+	struct epoll_event evs[256];
+	int i, n;
 
-	if (!flows || !tasks || !pend)
+	c.max_pending = max_task_flows(o) * 4 + 16;
+	c.flows = calloc((size_t)o->max_active, sizeof(*c.flows));
+	c.tasks = calloc((size_t)o->max_active, sizeof(*c.tasks));
+	c.pend = calloc((size_t)c.max_pending, sizeof(*c.pend));
+	if (!c.flows || !c.tasks || !c.pend)
 		die("calloc");
 	for (i = 0; i < o->max_active; i++)
-		flows[i].fd = -1;
-	ep = epoll_create1(0);
+		c.flows[i].fd = -1;
+	c.task_mean = mean_task_bytes(o);
+	c.gap_us = c.task_mean * 8 / (o->load * o->rate_bps) * 1e6;
+	c.ep = epoll_create1(0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	t0 = now_us();
-	next_arrival = t0 + (uint64_t)rng_exp(&rng, gap_us);
+	c.t0 = now_us();
+	c.next_arrival = c.t0 + (uint64_t)rng_exp(&c.rng, c.gap_us);
 	if (o->duration > 0)
-		end_arrivals = t0 + (uint64_t)(o->duration * 1e6);
+		c.end_arrivals = c.t0 + (uint64_t)(o->duration * 1e6);
 
 	for (;;) {
 		uint64_t now = now_us();
-		bool arriving = !stop &&
-				(o->n_arrivals ? arrivals < o->n_arrivals : now < end_arrivals);
-		int timeout;
+		bool arriving = !stop && more_arrivals(&c, now);
 
-		/* New task arrivals: schedule their flows. */
-		while (arriving && now >= next_arrival &&
-		       n_pend + max_task_flows(o) <= max_pending) {
-			int slot = -1;
-
-			for (i = 0; i < o->max_active; i++)
-				if (!tasks[i].left) {
-					slot = i;
-					break;
-				}
-			arrivals++;
-			if (slot < 0) {
-				skipped++;
-			} else {
-				struct task *t = &tasks[slot];
-				int nf = o->task_flows;
-
-				memset(t, 0, sizeof(*t));
-				t->id = (uint32_t)arrivals;
-				t->start_us = next_arrival;
-				if (o->n_kinds) {
-					t->kind = (uint32_t)(rng_next(&rng) % (uint64_t)o->n_kinds);
-					nf = o->kinds[t->kind].flows;
-				}
-				t->left = t->flows = (uint32_t)nf;
-				for (i = 0; i < nf; i++) {
-					struct pending *p = &pend[n_pend++];
-					double off = nf > 1 ? rng_uniform(&rng) *
-								      o->task_window_ms * 1000 :
-							      0;
-
-					p->at_us = next_arrival + (uint64_t)off;
-					p->size =
-						o->n_kinds ?
-							(uint64_t)((double)o->kinds[t->kind].size *
-									   o->scale +
-								   0.5) :
-						o->fixed_size ?
-							o->fixed_size :
-							(uint64_t)((double)cdf_sample(&o->cdf,
-										      &rng) *
-									   o->scale +
-								   0.5);
-					if (!p->size)
-						p->size = 1;
-					p->task_slot = (uint32_t)slot;
-				}
-			}
-			next_arrival += (uint64_t)rng_exp(&rng, gap_us) + 1;
-			arriving = o->n_arrivals ? arrivals < o->n_arrivals :
-						   next_arrival < end_arrivals;
+		while (arriving && now >= c.next_arrival &&
+		       c.n_pend + max_task_flows(o) <= c.max_pending) {
+			task_arrive(&c);
+			c.next_arrival += (uint64_t)rng_exp(&c.rng, c.gap_us) + 1;
+			arriving = more_arrivals(&c, c.next_arrival);
 		}
-
-		/* Start the flows whose time has come. */
-		for (i = 0; i < n_pend;) {
-			struct pending *p = &pend[i];
-			struct task *t = &tasks[p->task_slot];
-			struct flow *f = NULL;
-			int k;
-
-			if (p->at_us > now) {
-				i++;
-				continue;
-			}
-			for (k = 0; k < o->max_active; k++)
-				if (flows[k].fd < 0) {
-					f = &flows[k];
-					break;
-				}
-			if (!f) {
-				/* Table full: this flow of the task is lost. */
-				skipped++;
-				t->failed++;
-				if (!--t->left) {
-					t->end_us = now;
-					emit_task(t, t0);
-				}
-			} else {
-				f->id = (uint32_t)++flow_ids;
-				f->task = t->id;
-				f->size = p->size;
-				f->sent = 0;
-				f->start_us = now;
-				f->dst = (int)(rng_next(&rng) % (uint64_t)o->n_dsts);
-				f->cc = o->n_ccs ? (int)(f->id % (uint32_t)o->n_ccs) : -1;
-				f->fd = socket(dst_addr[f->dst].ss_family, SOCK_STREAM,
-					       o->mptcp ? IPPROTO_MPTCP : 0);
-				if (f->fd < 0)
-					die("socket");
-				if (f->cc >= 0 &&
-				    setsockopt(f->fd, IPPROTO_TCP, TCP_CONGESTION, o->ccs[f->cc],
-					       (socklen_t)strlen(o->ccs[f->cc]))) {
-					fprintf(stderr, "wlgen: congestion control '%s': %s\n",
-						o->ccs[f->cc], strerror(errno));
-					exit(1);
-				}
-				if (o->task_id_base) {
-					int err = ccs_task_set(f->fd, o->task_id_base + f->task);
-
-					if (err) {
-						fprintf(stderr,
-							"wlgen: task id: %s (is bpf_tldct attached?)\n",
-							strerror(-err));
-						exit(1);
-					}
-				}
-				set_nonblock(f->fd);
-				if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst],
-					    dst_len[f->dst]) &&
-				    errno != EINPROGRESS)
-					die("connect");
-				ev.events = EPOLLOUT;
-				ev.data.ptr = f;
-				epoll_ctl(ep, EPOLL_CTL_ADD, f->fd, &ev);
-				active++;
-			}
-			*p = pend[--n_pend];
-		}
-
-		if (!arriving && !n_pend && !active)
+		start_due(&c, now);
+		if (finished(&c, now, arriving))
 			break;
-		if (!arriving && stop)
-			break;
-		if (!arriving && o->drain > 0 && last_done &&
-		    now > (o->n_arrivals ? last_done : end_arrivals) + (uint64_t)(o->drain * 1e6))
-			break;
-
-		timeout = 100;
-		if (arriving && next_arrival > now)
-			timeout = (int)((next_arrival - now) / 1000);
-		for (i = 0; i < n_pend; i++)
-			if (pend[i].at_us > now && (int)((pend[i].at_us - now) / 1000) < timeout)
-				timeout = (int)((pend[i].at_us - now) / 1000);
-		n = epoll_wait(ep, evs, 256, timeout > 100 ? 100 : timeout);
-		for (i = 0; i < n; i++) {
-			struct flow *f = evs[i].data.ptr;
-			bool done = false, bad = false;
-
-			if (evs[i].events & (EPOLLERR | EPOLLHUP) && !(evs[i].events & EPOLLIN)) {
-				bad = true;
-			} else if (f->sent < f->size + HDR_LEN) {
-				while (f->sent < f->size + HDR_LEN) {
-					uint8_t hdr[HDR_LEN];
-					const void *buf = zeros;
-					size_t len = CHUNK;
-					ssize_t w;
-
-					if (f->sent < HDR_LEN) {
-						uint64_t be = htobe64(f->size);
-						uint32_t id = htonl(f->id), task = htonl(f->task);
-
-						memcpy(hdr, &be, 8);
-						memcpy(hdr + 8, &id, 4);
-						memcpy(hdr + 12, &task, 4);
-						buf = hdr + f->sent;
-						len = HDR_LEN - f->sent;
-					} else if (f->size + HDR_LEN - f->sent < len) {
-						len = f->size + HDR_LEN - f->sent;
-					}
-					w = write(f->fd, buf, len);
-					if (w < 0) {
-						bad = errno != EAGAIN;
-						break;
-					}
-					f->sent += (uint64_t)w;
-				}
-				if (!bad && f->sent == f->size + HDR_LEN) {
-					ev.events = EPOLLIN;
-					ev.data.ptr = f;
-					epoll_ctl(ep, EPOLL_CTL_MOD, f->fd, &ev);
-				}
-			} else {
-				char b;
-				ssize_t r = read(f->fd, &b, 1);
-
-				done = r == 1;
-				bad = r == 0 || (r < 0 && errno != EAGAIN);
-			}
-			if (done || bad) {
-				uint64_t end = now_us();
-				struct tcp_info ti = {};
-				socklen_t tl = sizeof(ti);
-				struct task *t = NULL;
-				int k;
-
-				getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
-
-				for (k = 0; k < o->max_active; k++)
-					if (tasks[k].left && tasks[k].id == f->task) {
-						t = &tasks[k];
-						break;
-					}
-				printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64
-				       ",\"start_us\":%" PRIu64 ",\"fct_us\":%" PRIu64
-				       ",\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s}\n",
-				       f->id, f->task, f->size, f->start_us - t0, end - f->start_us,
-				       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst],
-				       ti.tcpi_total_retrans, done ? "true" : "false");
-				if (done) {
-					completed++;
-					bytes_done += f->size;
-				} else {
-					failed++;
-				}
-				last_done = end;
-				if (t) {
-					t->bytes += f->size;
-					t->failed += !done;
-					if (!--t->left) {
-						t->end_us = end;
-						emit_task(t, t0);
-					}
-				}
-				epoll_ctl(ep, EPOLL_CTL_DEL, f->fd, NULL);
-				close(f->fd);
-				f->fd = -1;
-				active--;
-			}
-		}
+		n = epoll_wait(c.ep, evs, 256, next_timeout(&c, now, arriving));
+		for (i = 0; i < n; i++)
+			flow_event(&c, &evs[i]);
 	}
-	{
-		double span = (double)((o->n_arrivals ? next_arrival : end_arrivals) - t0) / 1e6;
-
-		printf("{\"type\":\"summary\",\"arrivals\":%" PRIu64 ",\"flows\":%" PRIu64
-		       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"skipped\":%" PRIu64
-		       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
-		       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
-		       ",\"seed\":%" PRIu64 "}\n",
-		       arrivals, flow_ids, completed, failed, skipped, active, bytes_done,
-		       task_mean, o->load,
-		       span > 0 ? (double)bytes_done * 8 / (span * o->rate_bps) : 0, span, o->seed);
-	}
-	return failed || active ? 3 : 0;
+	print_summary(&c);
+	return c.failed || c.active ? 3 : 0;
 }
 
 int main(int argc, char **argv)
@@ -655,6 +688,7 @@ int main(int argc, char **argv)
 			  .drain = 30 };
 	const char *addr = NULL, *cdf_file = NULL;
 	char *dsts = NULL, *ccs = NULL;
+	uint64_t v;
 	int c, srv;
 
 	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
@@ -670,14 +704,21 @@ int main(int argc, char **argv)
 		case 'p': o.port = optarg; break;
 		case 'C': ccs = optarg; break;
 		case 'f': cdf_file = optarg; break;
-		case 'z': o.fixed_size = strtoull(optarg, NULL, 10); break;
+		case 'z':
+			if (parse_size(optarg, &o.fixed_size)) {
+				fprintf(stderr, "wlgen: --size: '%s' is not a size like 3mb\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'l': o.load = strtod(optarg, NULL); break;
 		case 'r':
-			if (parse_rate_bps(optarg, &o.rate_bps)) {
+			if (parse_rate(optarg, &v) || !v) {
 				fprintf(stderr, "wlgen: --rate: '%s' is not a rate like 100mbit\n",
 					optarg);
 				return 2;
 			}
+			o.rate_bps = (double)v;
 			break;
 		case 'n': o.n_arrivals = strtoull(optarg, NULL, 10); break;
 		case 'd': o.duration = strtod(optarg, NULL); break;

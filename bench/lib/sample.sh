@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Samplers for a run: the bottleneck's queue (ccload switch stats --interval),
-# every TCP flow's cwnd, RTT and pacing rate (ss), and optionally a bpftrace
+# every TCP flow's cwnd, RTT and pacing rate (build/flowsample), and optionally a bpftrace
 # script's events (bench/trace/), as JSON lines.
 
 # sample_queue OUT_FILE INTERVAL_MS [BOTTLENECK_INDEX]
@@ -11,32 +11,10 @@ sample_queue() {
 }
 
 # sample_flows NODE OUT_FILE INTERVAL_MS PORT_LO PORT_HI: established TCP
-# sockets of NODE towards ports [LO, HI] (the run's receivers).
+# sockets of NODE towards ports [LO, HI] (the run's receivers), what ss -ti
+# shows, from build/flowsample (sock_diag, one process for the run).
 sample_flows() {
-	local node=$1 out=$2 ms=$3 lo=$4 hi=$5
-	(
-		t0=$(date +%s%N)
-		while :; do
-			now=$(date +%s%N)
-			topo_exec "$node" ss -tinH state established "( dport >= :$lo and dport <= :$hi )" 2>/dev/null |
-				awk -v t=$(((now - t0) / 1000000)) -v node="$node" '
-				# ss prints a socket on one line, its details (-i) on the next
-				/^[0-9]/ { flow = $(NF - 1) "-" $NF; next }
-				{
-					cc = $1; cwnd = ""; rtt = ""; pacing = 0; deliv = 0; acked = 0
-					for (i = 1; i <= NF; i++) {
-						if ($i ~ /^cwnd:/) { split($i, a, ":"); cwnd = a[2] }
-						else if ($i ~ /^bytes_acked:/) { split($i, a, ":"); acked = a[2] }
-						else if ($i ~ /^rtt:/) { split($i, a, "[:/]"); rtt = a[2] }
-						else if ($i == "pacing_rate") pacing = $(i + 1)
-						else if ($i == "delivery_rate") deliv = $(i + 1)
-					}
-					if (cwnd != "")
-						printf "{\"t_ms\":%d,\"node\":\"%s\",\"flow\":\"%s\",\"cc\":\"%s\",\"cwnd\":%s,\"rtt_ms\":%s,\"pacing\":\"%s\",\"delivery\":\"%s\",\"acked\":%s}\n", t, node, flow, cc, cwnd, rtt, pacing, deliv, acked
-				}'
-			sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')"
-		done
-	) >"$out" 2>/dev/null &
+	topo_exec "$1" "$ROOT/build/flowsample" "$1" "$3" "$4" "$5" >"$2" 2>"$2.err" &
 	SAMPLER_PIDS+=($!)
 }
 

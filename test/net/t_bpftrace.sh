@@ -26,9 +26,9 @@ bt=$!
 for _ in $(seq 100); do grep -q '^Tracing' "$TMP/out" && break; sleep 0.2; done
 check "bpftrace started" grep -q '^Tracing' "$TMP/out"
 
-topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5621 -C bpf_dctcp -t 3 -r 100e6 >/dev/null &
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5621 -C bpf_dctcp -t 3 -r 100mbit >/dev/null &
 c1=$!
-topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5622 -C cubic -t 3 -r 100e6 >/dev/null &
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5622 -C cubic -t 3 -r 100mbit >/dev/null &
 c2=$!
 wait $c1 $c2
 sleep 1.2

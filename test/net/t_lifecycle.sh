@@ -34,7 +34,7 @@ topo_node h
 topo_bg h "$TCPXFER" server -B 127.0.0.1 -p 5611 -C bpf_dctcp -n 1 >"$TMP/srv"
 sleep 0.3
 # 40 MB at 160 Mbit/s: about 2 s, the detach lands in the middle.
-topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5611 -C bpf_dctcp -b 40000000 -r 160e6 >"$TMP/cli" &
+topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5611 -C bpf_dctcp -b 40000000 -r 160mbit >"$TMP/cli" &
 cpid=$!
 sleep 0.7
 check "detach during the transfer" "$CCLOAD" -q detach bpf_dctcp
