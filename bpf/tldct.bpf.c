@@ -23,8 +23,9 @@
  * entry with their own bytes at their next update (the sender: next window;
  * the receiver: next ACK), as entries carry an incarnation (tldct.h).  A
  * receiver makes an entry only for an established flow of a bpf_tldct
- * listener whose SYN named a task, and removes it with the task's last
- * flow, so no peer grows a table beyond its bound.
+ * listener whose SYN named a task, at most peer_new_per_s a second for
+ * one peer address, and removes it with the task's last flow: a peer can
+ * neither grow the table beyond its bound nor flush others' live entries.
  */
 #include "dctcp_core.bpf.h"
 #include "group.bpf.h"
@@ -59,6 +60,14 @@ struct {
 	__type(key, struct tldct_key);
 	__type(value, struct tldct_task);
 } tldct_rx_tasks SEC(".maps");
+
+/* The receiver's budget of new entries, per peer address (tldct.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, TLDCT_MAX_TASKS);
+	__type(key, __u32[4]);
+	__type(value, struct tldct_peer);
+} tldct_rx_peers SEC(".maps");
 
 struct tldct_ca {
 	struct dctcp_core core;
@@ -302,6 +311,27 @@ static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *
 	}
 }
 
+/* Receiver: may the flow's entry be made, if it is missing?  Refused
+ * once the peer has spent its budget for this second (tldct.h). */
+static __always_inline bool rx_may_make(const struct tldct_key *key)
+{
+	struct tldct_peer fresh = {}, *p;
+
+	if (bpf_map_lookup_elem(&tldct_rx_tasks, key))
+		return true;
+	p = bpf_map_lookup_elem(&tldct_rx_peers, key->peer);
+	if (!p) {
+		bpf_map_update_elem(&tldct_rx_peers, key->peer, &fresh, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&tldct_rx_peers, key->peer);
+		if (!p)
+			return false;
+	}
+	if (tldct_peer_take(p, bpf_ktime_get_ns(), peer_new_per_s))
+		return true;
+	ccs_stat_inc(TLDCT_STAT_RX_PEER_LIMITED);
+	return false;
+}
+
 /* Receiver: fold what arrived since the last ACK into the task's S_t and
  * put the task's view on this ACK. */
 static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf_sock *bsk,
@@ -311,6 +341,8 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 	struct tldct_task *t;
 
 	rx_key(bsk, ts, &key);
+	if (!rx_may_make(&key))
+		return;
 	task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	t = bpf_map_lookup_elem(&tldct_rx_tasks, &key);
 	if (t &&
@@ -374,8 +406,9 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			break;
 		ts->flags |= TLDCT_SK_RX;
 		rx_key(bsk, ts, &key);
-		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received,
-			    TLDCT_STAT_RX_TASKS_NEW);
+		if (rx_may_make(&key))
+			task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received,
+				    TLDCT_STAT_RX_TASKS_NEW);
 		ccs_sockops_cb_flags(
 			skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;

@@ -219,6 +219,36 @@ struct tldct_key {
 
 #define TLDCT_MAX_TASKS 4096 /* entries per table (LRU) */
 
+/*
+ * The receiver's budget of new task entries per peer address
+ * (tldct_rx_peers): peer_new_per_s a second.  A peer naming a new task id
+ * on every connection can then evict only entries idle for TLDCT_MAX_TASKS
+ * / peer_new_per_s seconds (16 s by default); a live flow's entry is
+ * touched at every ACK the receiver sends.  A refused flow is not counted
+ * and gets no view back until an entry can be made.  The window is one
+ * second; updates race between CPUs, so a peer may get a few more.
+ */
+struct tldct_peer {
+	__u64 window_ns; /* start of the current second */
+	__u32 made;	 /* entries made in it */
+	__u32 pad;
+};
+
+#define TLDCT_PEER_WINDOW_NS 1000000000ULL
+
+/* May the peer make one more entry at @now_ns?  1, and counted; else 0. */
+static inline int tldct_peer_take(struct tldct_peer *p, __u64 now_ns, __u32 per_s)
+{
+	if (now_ns < p->window_ns || now_ns - p->window_ns >= TLDCT_PEER_WINDOW_NS) {
+		p->window_ns = now_ns;
+		p->made = 0;
+	}
+	if (p->made >= per_s)
+		return 0;
+	p->made++;
+	return 1;
+}
+
 /* Stats of bpf_tldct: bpf_dctcp's (DCTCP_STATS), then these. */
 #define TLDCT_STATS(X, P)                                                                      \
 	X(P, SYN_OPT_TX, syn_opt_tx, COUNTER, "SYNs sent with a task id")                      \
@@ -237,7 +267,9 @@ struct tldct_key {
 	X(P, VIEW_NO_TASK, view_no_task, COUNTER,                                              \
 	  "windows of flows without a task (a task of one)")                                   \
 	X(P, BETA, beta, GAUGE, "beta at the last window cut (1/1024, largest over CPUs)")     \
-	X(P, GAMMA, gamma, GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)")
+	X(P, GAMMA, gamma, GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)")  \
+	X(P, RX_PEER_LIMITED, rx_peer_limited, COUNTER,                                        \
+	  "receiver: task entries refused, the peer's budget per second spent")
 
 enum tldct_stat {
 	TLDCT_STAT__BASE = DCTCP_STAT_MAX - 1,
@@ -258,6 +290,8 @@ enum tldct_stat {
 		     "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024")                 \
 	TLDCT_FACTOR(X, grow_max, TLDCT_ONE * 2, "upper clamp of the growth scale, 1/1024")        \
 	X(use_feedback, BOOL, 0, 1, 1,                                                             \
-	  "use the receiver's S_t and n when it sends them (0: the local task table only)")
+	  "use the receiver's S_t and n when it sends them (0: the local task table only)")        \
+	X(peer_new_per_s, UINT, 1, 1U << 24, 256,                                                  \
+	  "receiver: task entries one peer may make per second")
 
 #endif /* CCSUITE_TLDCT_H */

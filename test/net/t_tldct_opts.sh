@@ -11,8 +11,9 @@
 #     stay within their bounds;
 #   ACK value with n = 0: the sender uses its own table, not the view;
 #   SYN option with a bad length: the receiver counts no task;
-#   a flood of SYNs naming more distinct tasks than the receiver's table
-#     holds: the table stays within its bound and empties when they close.
+#   a flood of SYNs from one peer naming more distinct tasks than the
+#     receiver's table holds: the peer makes entries only within its
+#     budget per second, and the table empties when they close.
 source "$(dirname "$0")/lib.sh"
 
 MANGLE=$TOPO_ROOT/build/test/tldct_mangle.bpf.o
@@ -47,6 +48,8 @@ check "attach bpf_tldct (namespaces may default to it)" \
 # with its own task id.
 MAX_TASKS=$(bpftool -j map show pinned /sys/fs/bpf/ccsuite/bpf_tldct/tldct_rx_tasks | jq .max_entries)
 FLOOD=$((MAX_TASKS + 100))
+# what one peer may make a second (the default of peer_new_per_s)
+PEER_PER_S=$("$CCLOAD" list | awk '$1 == "peer_new_per_s" { print $3 }' | head -1)
 # The flood's sockets get bpf_tldct by default; its listener (wlgen) is
 # plain TCP, not MPTCP.
 topo_default_cc s bpf_tldct
@@ -283,6 +286,7 @@ sleep 0.2
 topo_bg s bash -c 'for ((i = 0; i < $1; i++)); do exec {fd}<>"/dev/tcp/$2/5999" || exit 1; done
 		  echo open; exec sleep 600' flood "$FLOOD" "$IP_D" >"$TMP/flood"
 holder=${TOPO_PIDS[-1]}
+t0=$(date +%s%N)
 peak=0
 for ((t = 0; t < 300; t++)); do
 	n=$(rx_tasks)
@@ -292,12 +296,14 @@ for ((t = 0; t < 300; t++)); do
 	sleep 0.1
 done
 check "all $FLOOD connections open" grep -q open "$TMP/flood"
+secs=$((($(date +%s%N) - t0 + 999999999) / 1000000000))
 n=$(rx_tasks)
 ((n > peak)) && peak=$n
-echo "    receiver's table: $before tasks before, $n with all open, at most $peak seen"
-# (an LRU hash cannot exceed its bound, and evicts a little before it is
-# full: per-CPU free lists)
-check_range "the receiver's table was full" "$n" $((MAX_TASKS * 3 / 4)) "$MAX_TASKS"
+echo "    receiver's table: $before tasks before, $n with all open, at most $peak seen, in ${secs} s"
+# The peer's budget: PEER_PER_S entries a second, in the seconds the flood
+# took (rounded up) and one more (the budget's second need not start with it).
+bound=$((PEER_PER_S * (secs + 1)))
+check_range "the receiver's table stayed within the peer's budget" "$((peak - before))" 1 "$bound"
 kill "$holder"
 for ((t = 0; t < 100; t++)); do
 	n=$(rx_tasks)
@@ -307,7 +313,10 @@ done
 phase_end
 check_range "the receiver's table after they closed (tasks)" "$n" "$before" "$before"
 check_range "the receiver took a task from each SYN" "$(grew syn_opt_rx)" $FLOOD $FLOOD
-check_range "each a new entry (the oldest evicted when full)" "$(grew rx_tasks_new)" $FLOOD $FLOOD
+made=$(grew rx_tasks_new)
+check_range "entries made: a budget, and no more than the seconds allow" "$made" "$PEER_PER_S" "$bound"
+check_range "the others were refused (each at least once)" "$(grew rx_peer_limited)" \
+	$((FLOOD - made)) $((FLOOD * 10))
 check_range "no idle flow of the flood rejoined (none sent again)" "$(grew rejoined)" 0 0
 unmangle s "$S_DEV"
 

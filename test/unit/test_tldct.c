@@ -147,3 +147,21 @@ Test(tldct_feedback, a_lone_flow_is_not_ahead_of_itself)
 					 1),
 			     0, "S_f %llu", (unsigned long long)s_f);
 }
+
+Test(tldct_peer_take, budget_per_second)
+{
+	struct tldct_peer p = {};
+	__u64 t = 5 * TLDCT_PEER_WINDOW_NS;
+	int i, got = 0;
+
+	for (i = 0; i < 10; i++)
+		got += tldct_peer_take(&p, t + (__u64)i, 4);
+	cr_assert_eq(got, 4, "a fresh peer gets its budget, then no more: %d", got);
+	cr_assert_eq(tldct_peer_take(&p, t + TLDCT_PEER_WINDOW_NS - 1, 4), 0);
+	cr_assert_eq(tldct_peer_take(&p, t + TLDCT_PEER_WINDOW_NS, 4), 1, "a new second");
+	/* a clock before the window (another CPU's older now) starts one too */
+	cr_assert_eq(tldct_peer_take(&p, t - 1, 4), 1);
+	p = (struct tldct_peer){};
+	cr_assert_eq(tldct_peer_take(&p, 0, 1), 1, "time 0 is a window too");
+	cr_assert_eq(tldct_peer_take(&p, 1, 1), 0);
+}
