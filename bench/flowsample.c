@@ -97,9 +97,11 @@ static int sample(int fd, int family, const char *node, uint64_t t, unsigned int
 		struct nlmsghdr nh;
 		struct inet_diag_req_v2 r;
 	} req = {
-		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		.nh = { .nlmsg_len = sizeof(req),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
 			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.r = { .sdiag_family = (__u8)family, .sdiag_protocol = IPPROTO_TCP,
+		.r = { .sdiag_family = (__u8)family,
+		       .sdiag_protocol = IPPROTO_TCP,
 		       .idiag_ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1)),
 		       .idiag_states = 1 << TCP_ESTABLISHED },
 	};

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # REPS, OUT, RUN ...: the drivers read them
 # The experiment driver shared by bench/bbr-parity and bench/tldct-paper
 # (and every paper reproduction to come; source it):
 #
