@@ -119,15 +119,22 @@ static __always_inline void task_update(void *table, const struct tldct_key *key
 {
 	struct tldct_task fresh = {}, *t;
 	bool joined;
+	__u64 delta;
 
 	t = (void *)ccs_group_join(table, key, &fresh, &ts->gen, &joined, made_stat,
 				   TLDCT_STAT_REJOINED);
 	if (!t)
 		return;
-	if (joined)
-		__sync_fetch_and_add(&t->bytes, total);
-	else if (total != ts->counted)
-		__sync_fetch_and_add(&t->bytes, total - ts->counted);
+	delta = joined ? total : total - ts->counted;
+	if (delta)
+		__sync_fetch_and_add(&t->bytes, delta);
+	if (!ccs_group_still(&t->grp, ts->gen)) {
+		/* the entry is another task's now: take it back, join anew */
+		if (delta)
+			__sync_fetch_and_add(&t->bytes, -delta);
+		ts->gen = 0;
+		return;
+	}
 	ts->counted = total;
 }
 
@@ -138,8 +145,13 @@ static __always_inline void task_leave(void *table, const struct tldct_key *key,
 {
 	struct tldct_task *t = (void *)ccs_group_of(table, key, ts->gen);
 
-	if (t && total != ts->counted)
+	if (t && total != ts->counted) {
 		__sync_fetch_and_add(&t->bytes, total - ts->counted);
+		if (!ccs_group_still(&t->grp, ts->gen)) {
+			__sync_fetch_and_add(&t->bytes, ts->counted - total);
+			t = NULL;
+		}
+	}
 	ccs_group_leave(table, key, t ? &t->grp : NULL, &ts->gen);
 }
 

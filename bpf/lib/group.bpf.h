@@ -6,13 +6,32 @@
  * with ccs_group_leave(), and the entry goes with its last member.  Two
  * members racing are fine: an entry made twice is made once (BPF_NOEXIST);
  * a member joining an entry its last other member is deleting finds it
- * gone at its next update and makes it again.
+ * gone at its next update and makes it again; a change through a pointer
+ * to an element reused for another key meanwhile is taken back.
  */
 #ifndef CCSUITE_GROUP_BPF_H
 #define CCSUITE_GROUP_BPF_H
 
 #include "ccsuite.bpf.h"
 #include "group.h"
+
+/*
+ * Elements of a hash map are recycled: a pointer from a lookup can point,
+ * a moment later, at the entry of another key (deleted by its last member
+ * leaving, or evicted, and made again).  So every change through such a
+ * pointer is checked against the incarnation afterwards and taken back if
+ * it changed; the entry's new owner starts from its own fresh value.
+ */
+static __always_inline __u32 ccs_group_gen(const struct ccs_group *g)
+{
+	return *(const volatile __u32 *)&g->gen;
+}
+
+/* Is @g still incarnation @gen (after a change made through it)? */
+static __always_inline bool ccs_group_still(const struct ccs_group *g, __u32 gen)
+{
+	return ccs_group_gen(g) == gen;
+}
 
 /*
  * The entry @key of @table for a member counted in incarnation *@gen (0:
@@ -26,6 +45,7 @@ static __always_inline struct ccs_group *ccs_group_join(void *table, const void 
 							__u32 rejoin_stat)
 {
 	struct ccs_group *g = bpf_map_lookup_elem(table, key);
+	__u32 cur;
 
 	*joined = false;
 	if (!g) {
@@ -36,11 +56,17 @@ static __always_inline struct ccs_group *ccs_group_join(void *table, const void 
 		if (!g)
 			return NULL;
 	}
-	if (*gen != g->gen) {
+	cur = ccs_group_gen(g);
+	if (*gen != cur) {
+		__sync_fetch_and_add(&g->members, 1);
+		if (ccs_group_gen(g) != cur) {
+			/* deleted and reused meanwhile: not ours to count in */
+			__sync_fetch_and_add(&g->members, -1);
+			return NULL;
+		}
 		if (*gen)
 			ccs_stat_inc(rejoin_stat);
-		__sync_fetch_and_add(&g->members, 1);
-		*gen = g->gen;
+		*gen = cur;
 		*joined = true;
 	}
 	return g;
@@ -60,8 +86,12 @@ static __always_inline void ccs_group_leave(void *table, const void *key, struct
 					    __u32 *gen)
 {
 	if (g) {
+		__u32 cur = *gen;
+
 		__sync_fetch_and_add(&g->members, -1);
-		if (!*(volatile __u32 *)&g->members)
+		if (!ccs_group_still(g, cur))
+			__sync_fetch_and_add(&g->members, 1); /* another key's now */
+		else if (!*(volatile __u32 *)&g->members)
 			bpf_map_delete_elem(table, key);
 	}
 	*gen = 0;
