@@ -162,6 +162,17 @@ sender_view() {
 	"$CCLOAD" task get "$1" "$fd"
 }
 
+# A fresh registration (its gauges hold only what follows) with a task-size
+# ramp from 1 GB to 16 GB: a flow's own bytes give beta_min, and only the
+# largest S_t the option can carry gives (almost) beta_max.
+reattach_scaled() {
+	"$CCLOAD" -q attach bpf_tldct --non-restricted --set task_min_kb=$((1 << 20)) \
+		--set task_max_kb=$((1 << 24)) >/dev/null &&
+		topo_default_cc s bpf_tldct && topo_default_cc d bpf_tldct
+}
+# beta of S_t = ST_MAX + 1023 (tldct_feedback_bytes_max) on that ramp
+BETA_OF_MAX=$(((BETA_MAX - BETA_MIN) * (ST_MAX + 1023 - (1 << 30)) / ((1 << 34) - (1 << 30)) + BETA_MIN))
+
 # ---- the phases ----
 
 phase "control: options as sent"
@@ -224,6 +235,7 @@ check_range "and took none" "$(grew ack_opt_rx)" 0 0
 check_range "no window used the receiver's view" "$(grew view_remote)" 0 0
 check_range "the sender used its own table instead" "$(grew view_local)" 1 1e12
 
+check "re-attach bpf_tldct, task-size ramp 1 GB to 16 GB" reattach_scaled
 phase "ACK value at its maximum (S_t = $ST_MAX bytes, n = 255)"
 check "mangler on the receiver's egress" mangle d "$D_DEV" ack_max
 check_frame "rewrites the value" $ACK $ACK_OPTS 01fd08cc7dffffffff010101
@@ -237,9 +249,12 @@ sed 's/^/    /' "$TMP/max.view"
 check "the sender holds it" grep -q "receiver reports S_t $ST_MAX bytes, n 255$" "$TMP/max.view"
 check_range "windows that used it" "$(grew view_remote)" 1 1e12
 check_range "window cuts (ECN)" "$(grew cwnd_reductions)" 1 1e12
-check_range "beta of the last cut (1/1024)" "$(gauge beta)" $BETA_MIN $BETA_MAX
-check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 1023
+# S_t / n (67 MB) is above the flow's own bytes: no tail factor
+check_range "beta of the last cut: the view's S_t on the ramp (1/1024)" "$(gauge beta)" \
+	"$BETA_OF_MAX" "$BETA_OF_MAX"
+check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 0
 
+check "re-attach bpf_tldct (fresh gauges)" reattach_scaled
 phase "ACK value with n = 0"
 check "mangler on the receiver's egress" mangle d "$D_DEV" ack_n0
 check_frame "rewrites n" $ACK $ACK_OPTS 01fd08cc7d12345600010101
@@ -254,8 +269,10 @@ check "the sender holds it" grep -q "receiver reports S_t [0-9]* bytes, n 0$" "$
 check_range "no window used it" "$(grew view_remote)" 0 0
 check_range "the sender used its own table instead" "$(grew view_local)" 1 1e12
 check_range "window cuts (ECN)" "$(grew cwnd_reductions)" 1 1e12
-check_range "beta of the last cut (1/1024)" "$(gauge beta)" $BETA_MIN $BETA_MAX
-check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 1023
+# its own bytes (a few MB) are below the ramp; a task of one flow
+check_range "beta of the last cut: beta_min, its own S_t (1/1024)" "$(gauge beta)" \
+	"$BETA_MIN" "$BETA_MIN"
+check_range "gamma of the last cut (1/1024)" "$(gauge gamma)" 0 0
 
 phase "SYN option with a bad length (12 -> 10, then two NOPs)"
 check "mangler on the sender's egress" mangle s "$S_DEV" syn_badlen
