@@ -297,6 +297,7 @@ static struct bpf_link *do_register(const struct algo *a, struct bpf_map *ops, c
 			return NULL;
 		}
 		pr_info("replaced the earlier registration of %s\n", a->name);
+		fault_point("unregistered");
 	}
 	link = bpf_map__attach_struct_ops(ops);
 	if (!link) {
@@ -347,9 +348,12 @@ static int install(const struct attach_opts *o, struct bpf_object *obj, const ch
 	rm_pin_dir(dir); /* pins of a replaced registration */
 	if (o->algo)
 		tc_role_detach_all(o->algo); /* and its TC roles */
+	fault_point("unpinned");
 	err = pin_all(obj, dir);
+	fault_point("pinned");
 	if (!err)
 		err = attach_cgroup_progs(obj, dir);
+	fault_point("cgroup");
 	for (i = 0; !err && i < o->n_tc; i++)
 		err = tc_role_attach(o->algo, obj, &o->tc[i]);
 	if (!err && o->as_default)
@@ -391,6 +395,7 @@ int algo_attach(const struct attach_opts *o)
 	err = obj_load(obj, what);
 	if (err)
 		goto out;
+	fault_point("loaded");
 
 	/* Everything checkable is checked: now replace and register. */
 	link = do_register(o->algo, ops, what);
@@ -398,6 +403,7 @@ int algo_attach(const struct attach_opts *o)
 		err = -EEXIST;
 		goto out;
 	}
+	fault_point("registered");
 	err = registered_name(o->algo, ops, what, name, &id);
 	if (!err)
 		err = install(o, obj, name);

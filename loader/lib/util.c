@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,4 +196,12 @@ void unlock_host_state(void)
 	if (lock_fd >= 0)
 		close(lock_fd);
 	lock_fd = -1;
+}
+
+void fault_point(const char *step)
+{
+	const char *f = getenv("CCLOAD_FAULT");
+
+	if (f && !strcmp(f, step))
+		raise(SIGKILL);
 }

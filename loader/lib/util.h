@@ -22,6 +22,10 @@ int need_bpffs(void); /* mounts bpffs when it is missing */
 int mkdir_p(const char *path);
 int lock_host_state(void);    /* one ccload changing host state at a time */
 void unlock_host_state(void); /* for a process that goes on running */
+/* Test hook: with CCLOAD_FAULT=@step in the environment the process is
+ * SIGKILLed here (test/net/t_attach_kill.sh: what each partial attach
+ * leaves, and that attach or detach recovers from it). */
+void fault_point(const char *step);
 int cgroup2_root(char *buf, size_t len);
 void rm_pin_dir(const char *dir);
 
