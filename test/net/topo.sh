@@ -68,11 +68,17 @@ _topo_pid_id() {
 # PID whose start time differs (or that has none recorded) is another
 # process by now.
 _topo_kill_recorded() {
-	local sig=$1 pid start
+	local sig=$1 f pid start
 	shift
-	cat "$@" 2>/dev/null | while read -r pid start; do
-		[ -n "$start" ] && [ "$(_topo_pid_id "$pid")" = "$pid $start" ] &&
-			kill "-$sig" "$pid" 2>/dev/null
+	# (no pipeline: under set -e -o pipefail, as bench/demo runs, a glob
+	# that matched no file would end the caller)
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		while read -r pid start; do
+			if [ -n "$start" ] && [ "$(_topo_pid_id "$pid")" = "$pid $start" ]; then
+				kill "-$sig" "$pid" 2>/dev/null || true
+			fi
+		done <"$f"
 	done
 	return 0
 }

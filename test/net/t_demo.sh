@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The README's main job (make demo runs bench/demo): it runs, prints a row
+# per CC, and removes everything it made.
+source "$(dirname "$0")/lib.sh"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ns_before=$(ip netns list | grep -c '^ccs' || true)
+runs_before=$(find /run/ccsuite/topo -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+dctcp_before=$(cc_available bpf_dctcp && echo 1 || echo 0)
+
+"$TOPO_ROOT/bench/demo" --secs 2 >"$TMP/out" 2>&1
+rc=$?
+sed 's/^/    /' "$TMP/out" | head -12
+check_range "bench/demo exits 0" "$rc" 0 0
+for cc in bpf_dctcp cubic bbr; do
+	check "a row for $cc, with goodput" awk -v c=$cc '$1 == c && $2 > 1 { f = 1 } END { exit !f }' "$TMP/out"
+done
+check "bpf_dctcp's row has CE marks" awk '$1 == "bpf_dctcp" && $5 > 0 { f = 1 } END { exit !f }' "$TMP/out"
+check "cubic's has none (no ECN)" awk '$1 == "cubic" && $5 == 0 { f = 1 } END { exit !f }' "$TMP/out"
+check "and bpf_dctcp's own counters" grep -q '^bpf_dctcp *ece_acks' "$TMP/out"
+# none of its own left (it may reap what a dead run left: fewer is fine)
+check_range "test namespaces after it" "$(ip netns list | grep -c '^ccs' || true)" 0 "$ns_before"
+check_range "run directories after it" "$(find /run/ccsuite/topo -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" \
+	0 "$runs_before"
+if [ "$dctcp_before" = 0 ]; then
+	check "bpf_dctcp detached again" bash -c "! grep -qw bpf_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
+else
+	skip "bpf_dctcp detached again: it was registered before this test"
+fi
