@@ -65,10 +65,11 @@ fi
 # judged by bench/bbr-parity with more repetitions; two are not enough for
 # it here, where each loss is at the real queue of a 0.5 BDP buffer: the
 # kernel's bbr alone ranges over 25 % (6031..7539 in three 20 s runs), and
-# 2-repetition batches gave bpf_bbr / bbr 1.34 (4725, 4621 vs 3197, 3766)
-# and 0.97.  The test asserts the same order: [0.67, 1.5], or 10 packets.
+# eight clean-clone CI runs of this test gave bpf_bbr / bbr from 0.68 to
+# 1.57 (e.g. 5064.5 vs 3233, 2643.5 vs 3862), around 1.  The test asserts
+# the same order: [0.5, 2], or 10 packets.
 check_range "goodput bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.goodput "$R")" 0.85 1.15
 check_range "median RTT bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.rtt_p50 "$R")" 0.8 1.2
 rn=$(jq .summary.bbr.retrans "$R") rb=$(jq .summary.bpf_bbr.retrans "$R")
-check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [0.67, 1.5] or within 10 packets" \
-	awk -v a="$rb" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || (a >= 0.67 * b && a <= 1.5 * b)) }'
+check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [0.5, 2] or within 10 packets" \
+	awk -v a="$rb" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || (a >= 0.5 * b && a <= 2 * b)) }'
