@@ -28,7 +28,9 @@ check "one run per algorithm" jq -e '[.runs[].algo] | sort == ["cubic", "reno"]'
 for a in cubic reno; do
 	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
 	check "$a: both flows used $a" jq -e --arg a "$a" '[.flows[].cc] == [$a, $a]' <<<"$m"
-	check_range "$a: goodput fraction of the bottleneck" "$(jfield "$m" .goodput_fraction)" 0.8 1.0
+	# measured 0.795..0.951 over twenty clean-clone runs (host and VM):
+	# the VDE links share the two CPUs with the flows
+	check_range "$a: goodput fraction of the bottleneck" "$(jfield "$m" .goodput_fraction)" 0.7 1.0
 	check_range "$a: Jain's index" "$(jfield "$m" .jain)" 0.5 1
 	check_range "$a: retransmissions" "$(jfield "$m" .retrans)" 0 100000
 	# base RTT 10 ms, buffer 1 BDP (10 ms more at most), VDE adds ~1 ms each way
