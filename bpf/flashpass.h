@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * FlashPass arithmetic and wire format (../shared/specs/flashpass.md),
+ * shared by bpf/flashpass.bpf.c, tc/flashpass.bpf.c, ccload's emulation
+ * pacer and the host unit tests.
+ *
+ * The loop: the sender's pacer sends small UDP emulation packets for each
+ * flow through the bottleneck's emulation queue; the receiver turns each
+ * one that arrives into a credit and sends it back; the sender's TC
+ * ingress puts each credit in the flow's ledger, usable at the emulation
+ * packet's send time T plus T_wait (send-time calibration); the CC lets
+ * one data segment out per usable credit.
+ *
+ * The paper's Algorithm 1 is not public: the rate control below is the
+ * project's definition (spec, "Emulation rate control").
+ *
+ * Fixed point: loss fractions and the weight w in 1/1024 (FP_ONE); rates
+ * in emulation packets per second.
+ */
+#ifndef CCSUITE_FLASHPASS_H
+#define CCSUITE_FLASHPASS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#include <linux/bpf.h> /* struct bpf_spin_lock */
+#endif
+
+#define FP_ONE 1024U
+
+/*
+ * On the wire, one emulation or credit packet: a UDP datagram to the
+ * FlashPass port whose payload is struct fp_wire, network order.  It
+ * fits a minimum Ethernet frame over IPv4 (14 + 20 + 8 + 18 = 60 bytes,
+ * 84 on the wire with FCS, preamble and gap), the spec's emulation
+ * packet.  The data flow it stands for is the emulation packet's IP
+ * source and destination, its UDP source port (the flow's source port)
+ * and fp_wire.dport.  A credit is the emulation packet with addresses and
+ * UDP ports swapped and its type changed; everything else is echoed,
+ * the secret too: a credit without the flow's secret is not one.
+ */
+#define FP_MAGIC	0xF5
+#define FP_VERSION	1
+#define FP_WIRE_LEN	18
+#define FP_FRAME_WIRE	84U   /* an emulation packet on the wire, bytes */
+#define FP_DATA_WIRE	1538U /* a full-sized data packet on the wire */
+#define FP_DEFAULT_PORT 7190
+
+enum fp_type {
+	FP_EMULATION = 1,
+	FP_CREDIT = 2,
+};
+
+struct fp_wire {
+	__u8 magic;    /* FP_MAGIC */
+	__u8 ver_type; /* FP_VERSION << 4 | enum fp_type */
+	__u16 dport;   /* the data flow's destination port */
+	__u32 seq;     /* per-flow emulation sequence number */
+	__u32 t_us;    /* when the emulation packet left, us, low 32 bits */
+	__u32 secret;  /* the flow's, from its ledger */
+	__u8 flags;    /* FP_WIRE_* */
+	__u8 count;    /* emulation packets this credit stands for (1) */
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct fp_wire) == FP_WIRE_LEN, "fp_wire is 18 bytes");
+
+/* The emulation packet was over-provisioned (sent Not-ECT). */
+#define FP_WIRE_OVER 1
+
+enum fp_wire_err {
+	FP_WIRE_OK,
+	FP_WIRE_SHORT,	 /* fewer bytes than a fp_wire */
+	FP_WIRE_LONG,	 /* more: not a packet of ours */
+	FP_WIRE_MAGIC,	 /* not FP_MAGIC */
+	FP_WIRE_VERSION, /* another version */
+	FP_WIRE_TYPE,	 /* not the type expected here */
+	FP_WIRE_COUNT,	 /* a count of 0 */
+};
+
+/* Is @w, @len bytes of UDP payload, a packet of @type?  Only the header
+ * bytes inside @len are read. */
+static inline enum fp_wire_err fp_wire_check(const struct fp_wire *w, __u32 len, enum fp_type type)
+{
+	if (len < FP_WIRE_LEN)
+		return FP_WIRE_SHORT;
+	if (len > FP_WIRE_LEN)
+		return FP_WIRE_LONG;
+	if (w->magic != FP_MAGIC)
+		return FP_WIRE_MAGIC;
+	if (w->ver_type >> 4 != FP_VERSION)
+		return FP_WIRE_VERSION;
+	if ((w->ver_type & 0xf) != type)
+		return FP_WIRE_TYPE;
+	if (!w->count)
+		return FP_WIRE_COUNT;
+	return FP_WIRE_OK;
+}
+
+/* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
+ * arithmetic: valid while they are less than 2^31 apart.) */
+static inline int fp_after_eq(__u32 a, __u32 b)
+{
+	return (__s32)(a - b) >= 0;
+}
+
+/* The full ns time of a wire stamp @t_us (low 32 bits of T in us) seen at
+ * @now_ns, T in the past or future by less than 2^31 us (35 minutes). */
+static inline __u64 fp_time_expand(__u64 now_ns, __u32 t_us)
+{
+	__u64 now_us = now_ns / 1000;
+	__s32 d = (__s32)(t_us - (__u32)now_us);
+
+	if (d < 0 && (__u64)(-(__s64)d) > now_us)
+		return 0;
+	return (__u64)((__s64)now_us + d) * 1000;
+}
+
+/*
+ * Send-time calibration (project definition of T_wait): a credit whose
+ * emulation packet left at T is usable from T + T_wait.  T_wait is the
+ * tunable when set, else twice the flow's minimum RTT; never less than
+ * the RTT the credit itself took, or calibration would schedule it in the
+ * past and the flow's data would cross the switch unspread.
+ */
+static inline __u64 fp_t_wait(__u64 t_wait_tunable_ns, __u64 min_rtt_ns)
+{
+	return t_wait_tunable_ns ? t_wait_tunable_ns : 2 * min_rtt_ns;
+}
+
+static inline __u64 fp_usable_at(__u64 t_ns, __u64 t_wait_ns, __u64 arrived_ns)
+{
+	__u64 at = t_ns + t_wait_ns;
+
+	return at > arrived_ns ? at : arrived_ns;
+}
+
+/*
+ * Emulation-queue rate of a link of @link_bps: one 84-byte emulation
+ * packet per 1538-byte data packet, link * 84 / (84 + 1538) (about 5 %),
+ * in emulation packets per second: link / ((84 + 1538) * 8).  This is
+ * also r_max, a sender's highest emulation rate.
+ */
+static inline __u64 fp_emu_pps_max(__u64 link_bps)
+{
+	return link_bps / ((FP_FRAME_WIRE + FP_DATA_WIRE) * 8);
+}
+
+/* ...and in bits/s, for the switch's virtual emulation queue. */
+static inline __u64 fp_emu_bps(__u64 link_bps)
+{
+	return link_bps / (FP_FRAME_WIRE + FP_DATA_WIRE) * FP_FRAME_WIRE;
+}
+
+/*
+ * Expected credits (paper eq. 2) and the marking rule: with @e_out
+ * emulation packets in flight, C_expected = E_out (1 - max_target_loss);
+ * while it covers the remaining demand (segments), further emulation
+ * packets are over-provisioned: sent Not-ECT, dropped first at the switch.
+ */
+static inline __u64 fp_expected_credits(__u64 e_out, __u32 max_loss)
+{
+	if (max_loss >= FP_ONE)
+		return 0;
+	return e_out * (FP_ONE - max_loss) / FP_ONE;
+}
+
+static inline int fp_over_provisioned(__u64 e_out, __u32 max_loss, __u64 demand_segs)
+{
+	return fp_expected_credits(e_out, max_loss) >= demand_segs;
+}
+
+/* Segments of remaining demand: bytes queued but not sent (write_seq -
+ * snd_nxt), rounded up to whole segments of @mss. */
+static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss)
+{
+	__u32 bytes = write_seq - snd_nxt;
+
+	if (!mss || (__s32)bytes <= 0)
+		return 0;
+	return ((__u64)bytes + mss - 1) / mss;
+}
+
+/*
+ * Rate control, once per interval (a smoothed RTT), project definition of
+ * Algorithm 1 after ExpressPass's credit feedback control: with loss
+ * L = (sent - credited) / sent of the emulation packets sent one interval
+ * earlier,
+ *   L > max_loss:  r <- r (1 - L) (1 + max_loss), w <- max(w / 2, w_min)
+ *   L < min_loss:  r <- min(r_max, r (1 + w)); after an increase,
+ *                  w <- (w + w_max) / 2 (back toward w_max)
+ *   otherwise:     hold,
+ * r clamped to [r_min, r_max] (r_min: one packet per RTT).
+ */
+struct fp_rc_params {
+	__u32 max_loss; /* 1/1024 */
+	__u32 min_loss; /* 1/1024 */
+	__u32 w_min;	/* 1/1024 */
+	__u32 w_max;	/* 1/1024 */
+};
+
+struct fp_rc {
+	__u64 rate;	 /* emulation packets per second */
+	__u32 w;	 /* 1/1024 */
+	__u32 last_up;	 /* the last update increased the rate */
+	__u32 last_loss; /* L of the last update, 1/1024 */
+	__u32 decreases; /* updates that decreased the rate */
+};
+
+enum fp_rc_step { FP_RC_HOLD, FP_RC_UP, FP_RC_DOWN };
+
+/* L in 1/1024 of @sent emulation packets of which @credited came back; a
+ * credit count above @sent (late credits of an earlier interval) is no
+ * loss. */
+static inline __u32 fp_loss(__u64 sent, __u64 credited)
+{
+	if (!sent || credited >= sent)
+		return 0;
+	return (__u32)((sent - credited) * FP_ONE / sent);
+}
+
+static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_params *p,
+					   __u64 sent, __u64 credited, __u64 r_min, __u64 r_max)
+{
+	enum fp_rc_step step = FP_RC_HOLD;
+	__u32 l = fp_loss(sent, credited);
+
+	if (!sent)
+		return FP_RC_HOLD; /* nothing to judge by */
+	rc->last_loss = l;
+	if (l > p->max_loss) {
+		rc->rate = rc->rate * (FP_ONE - l) / FP_ONE * (FP_ONE + p->max_loss) / FP_ONE;
+		rc->w = rc->w / 2 > p->w_min ? rc->w / 2 : p->w_min;
+		rc->last_up = 0;
+		rc->decreases++;
+		step = FP_RC_DOWN;
+	} else if (l < p->min_loss) {
+		if (rc->last_up)
+			rc->w = (rc->w + p->w_max) / 2;
+		rc->rate = rc->rate * (FP_ONE + rc->w) / FP_ONE;
+		rc->last_up = 1;
+		step = FP_RC_UP;
+	} else {
+		rc->last_up = 0;
+	}
+	if (rc->rate > r_max)
+		rc->rate = r_max;
+	if (rc->rate < r_min)
+		rc->rate = r_min;
+	return step;
+}
+
+/* One packet per RTT, at least 1 pps: the lowest emulation rate. */
+static inline __u64 fp_rate_min(__u64 rtt_ns)
+{
+	__u64 r = rtt_ns ? 1000000000ULL / rtt_ns : 1;
+
+	return r ? r : 1;
+}
+
+/*
+ * The credit ring of a ledger: credits waiting for their usable time, as
+ * usable-at stamps (us, low 32 bits, never 0: 0 is an empty slot).
+ * Producers (credits arriving, any CPU) reserve a slot by adding to head;
+ * the consumer (the CC, under the socket lock) takes from tail the
+ * credits whose time has come.  Counters are free-running: head - tail is
+ * the fill, correct across their wrap.  A full ring refuses the credit
+ * (the caller counts it wasted): the ring bounds how far ahead credits
+ * can be banked, FP_RING per flow.
+ */
+#define FP_RING 1024U /* power of two */
+
+struct fp_ring {
+	__u32 head;
+	__u32 tail;
+	__u32 at[FP_RING];
+};
+
+static inline __u32 fp_ring_fill(const struct fp_ring *r)
+{
+	return r->head - r->tail;
+}
+
+static inline __u32 fp_stamp(__u64 ns)
+{
+	__u32 us = (__u32)(ns / 1000);
+
+	return us ? us : 1;
+}
+
+/*
+ * The ledger of one flow (map fp_ledgers, LRU, keyed by the flow's
+ * 4-tuple from the sender's side; freed when the flow closes).  Written
+ * by the CC (demand, phase, usage), the pacer (emulation sent, rate) and
+ * the sender's TC ingress (credits); each field has one writer except
+ * the credit ring and counters the TC side adds to atomically.
+ */
+enum fp_phase {
+	FP_PHASE_PRECREDIT, /* first RTT: unscheduled data at the initial window */
+	FP_PHASE_CREDIT,    /* window and pacing follow the credits */
+	FP_PHASE_FALLBACK,  /* no credit came: a conventional CC (Reno) */
+	FP_PHASE_DONE,	    /* the flow closed; the pacer forgets it */
+};
+
+struct fp_key {
+	__u32 saddr[4]; /* IPv6, IPv4 as v4-mapped; network order */
+	__u32 daddr[4];
+	__u16 sport; /* network order */
+	__u16 dport;
+	__u32 pad;
+};
+
+struct fp_ledger {
+	struct bpf_spin_lock lock; /* serializes the credit producers */
+	__u32 lock_pad;
+	/* the CC */
+	__u64 start_ns;
+	__u32 secret;
+	__u32 phase;	    /* enum fp_phase */
+	__u64 demand_segs;  /* write_seq - snd_nxt, in segments */
+	__u64 credits_used; /* segments sent under a credit */
+	__u64 usable;	    /* credits that reached their usable time */
+	__u64 wasted;	    /* credits that expired unused, or found a full ring */
+	__u64 min_rtt_ns;
+	__u64 t_wait_ns;
+	/* the pacer */
+	__u64 emu_sent;
+	__u64 emu_over; /* of which over-provisioned (Not-ECT) */
+	__u64 emu_rate; /* packets per second */
+	__u32 emu_seq;	/* next sequence number */
+	__u32 rc_w;
+	__u64 emu_lost; /* sent - credited, per closed interval, summed */
+	/* the sender's TC ingress */
+	__u64 credits_recv;
+	__u64 last_credit_ns;
+	__u32 last_seq; /* highest credited sequence number */
+	__u32 pad;
+	struct fp_ring ring;
+};
+
+/* Bank a credit usable at stamp @at (fp_stamp()); 0 when the ring is
+ * full.  Producers are serialized (the TC side holds the ledger's lock);
+ * the slot is written before head moves, and a consumer that sees head
+ * move first finds the slot still 0 and waits for it. */
+static inline int fp_ring_put(struct fp_ring *r, __u32 at)
+{
+	__u32 head = r->head;
+
+	if (head - r->tail >= FP_RING)
+		return 0;
+	r->at[head & (FP_RING - 1)] = at ? at : 1;
+	r->head = head + 1;
+	return 1;
+}
+
+/* Take every ring credit usable at @now_us, at most @max; returns how
+ * many.  Stops at a slot a producer reserved but has not filled yet. */
+static inline __u32 fp_ring_take(struct fp_ring *r, __u32 now_us, __u32 max)
+{
+	__u32 n = 0, i, at;
+
+	for (i = 0; i < max && r->tail != r->head; i++) {
+		at = r->at[r->tail & (FP_RING - 1)];
+		if (!at || !fp_after_eq(now_us, at))
+			break;
+		r->at[r->tail & (FP_RING - 1)] = 0;
+		r->tail++;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The window under credits: what is in flight plus the usable credits not
+ * yet spent; at least 1, so a flow never stalls with credit in hand.
+ */
+static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 usable, __u64 used)
+{
+	__u64 spare = usable > used ? usable - used : 0, w = (__u64)in_flight + spare;
+
+	if (w < 1)
+		w = 1;
+	return w > 0x7fffffffULL ? 0x7fffffffU : (__u32)w;
+}
+
+/*
+ * Pacing that follows the usable-credit rate: @n credits became usable
+ * over @dt_ns, one segment of @mss each; bytes/s, no less than one
+ * segment per @floor_ns.
+ */
+static inline __u64 fp_pacing_rate(__u64 n, __u64 dt_ns, __u32 mss, __u64 floor_ns)
+{
+	__u64 r;
+
+	if (!dt_ns)
+		return ~0ULL;
+	r = n * mss * 1000000000ULL / dt_ns;
+	if (floor_ns && r < (__u64)mss * 1000000000ULL / floor_ns)
+		r = (__u64)mss * 1000000000ULL / floor_ns;
+	return r;
+}
+
+#endif /* CCSUITE_FLASHPASS_H */

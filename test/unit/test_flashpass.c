@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the FlashPass arithmetic and wire format in
+ * bpf/flashpass.h, against the spec's definitions
+ * (../shared/specs/flashpass.md) with values worked out by hand.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "flashpass.h"
+
+static const struct fp_rc_params RC = {
+	.max_loss = 102, /* 0.10 (0.0996) */
+	.min_loss = 10,	 /* 0.01 (0.0098) */
+	.w_min = 8,
+	.w_max = 512,
+};
+
+Test(fp_rc, decrease_above_max_target_loss)
+{
+	struct fp_rc rc = { .rate = 10000, .w = 512 };
+
+	/* L = 300 / 1000 -> 307/1024; r (1 - L)(1 + 0.0996) */
+	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 700, 10, 100000), FP_RC_DOWN);
+	cr_assert_eq(rc.last_loss, 307);
+	cr_assert_eq(rc.rate, 10000ULL * (1024 - 307) / 1024 * (1024 + 102) / 1024);
+	cr_assert_eq(rc.w, 256, "w halves on a decrease");
+	cr_assert_eq(rc.decreases, 1);
+}
+
+Test(fp_rc, increase_below_min_target_loss_with_weight_w)
+{
+	struct fp_rc rc = { .rate = 1000, .w = 256 };
+
+	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000), FP_RC_UP);
+	cr_assert_eq(rc.rate, 1000 * (1024 + 256) / 1024, "first increase uses w as it is");
+	cr_assert_eq(rc.w, 256);
+	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 995, 10, 100000), FP_RC_UP, "L 5/1024 < min");
+	cr_assert_eq(rc.w, (256 + 512) / 2, "consecutive increases grow w back toward w_max");
+	cr_assert_eq(rc.rate, 1250ULL * (1024 + 384) / 1024);
+}
+
+Test(fp_rc, hold_between_the_targets)
+{
+	struct fp_rc rc = { .rate = 5000, .w = 512, .last_up = 1 };
+
+	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 950, 10, 100000), FP_RC_HOLD, "L = 0.05");
+	cr_assert_eq(rc.rate, 5000);
+	cr_assert_eq(rc.last_up, 0, "a hold ends a run of increases");
+}
+
+Test(fp_rc, clamped_to_r_min_and_r_max)
+{
+	struct fp_rc rc = { .rate = 90000, .w = 512 };
+
+	fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000);
+	cr_assert_eq(rc.rate, 100000, "never above r_max");
+	rc.rate = 20;
+	fp_rc_update(&rc, &RC, 1000, 0, 10, 100000);
+	cr_assert_eq(rc.rate, 10, "total loss: down to r_min, not 0");
+	cr_assert_eq(rc.w, 256, "the increase kept w at 512; the decrease halved it");
+	for (int i = 0; i < 10; i++)
+		fp_rc_update(&rc, &RC, 1000, 0, 10, 100000);
+	cr_assert_eq(rc.w, RC.w_min, "w stops at w_min");
+}
+
+Test(fp_rc, nothing_sent_nothing_judged)
+{
+	struct fp_rc rc = { .rate = 777, .w = 512 };
+
+	cr_assert_eq(fp_rc_update(&rc, &RC, 0, 5, 10, 100000), FP_RC_HOLD);
+	cr_assert_eq(rc.rate, 777);
+	cr_assert_eq(fp_loss(100, 150), 0, "late credits of an earlier interval are no loss");
+}
+
+Test(fp_rate, emulation_queue_rate_is_84_of_1622)
+{
+	/* 100 Mbit/s: 100e6 / (1622 * 8) = 7706 packets/s */
+	cr_assert_eq(fp_emu_pps_max(100000000ULL), 7706);
+	cr_assert_eq(fp_emu_bps(100000000ULL), 100000000ULL / 1622 * 84, "about 5.2 %%");
+	cr_assert_eq(fp_rate_min(20000000ULL), 50, "one packet per 20 ms RTT");
+	cr_assert_eq(fp_rate_min(0), 1);
+	cr_assert_eq(fp_rate_min(5000000000ULL), 1, "an RTT above 1 s still 1 pps");
+}
+
+Test(fp_marking, expected_credits_against_demand)
+{
+	/* 100 in flight, 10 % target loss: 90 expected */
+	cr_assert_eq(fp_expected_credits(100, 102), 100 * (1024 - 102) / 1024);
+	cr_assert(fp_over_provisioned(100, 102, 90), "expected credits cover 90 segments");
+	cr_assert_not(fp_over_provisioned(100, 102, 91), "not 91: normal, ECT");
+	cr_assert(fp_over_provisioned(0, 102, 0), "no demand: everything is spare");
+	cr_assert_not(fp_over_provisioned(0, 102, 1));
+	cr_assert_eq(fp_expected_credits(100, 1024), 0, "a target loss of 1 expects nothing");
+}
+
+Test(fp_marking, demand_in_segments)
+{
+	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448), 3, "2897 bytes: 3 segments");
+	cr_assert_eq(fp_demand_segs(1000, 1000, 1448), 0);
+	cr_assert_eq(fp_demand_segs(100, 0xFFFFFF00U, 1448), 1, "across the sequence wrap (356)");
+	cr_assert_eq(fp_demand_segs(1000, 2000, 1448), 0, "snd_nxt past write_seq: none");
+	cr_assert_eq(fp_demand_segs(5000, 1000, 0), 0, "no mss yet");
+}
+
+Test(fp_calibration, usable_at_t_plus_t_wait)
+{
+	cr_assert_eq(fp_t_wait(0, 20000000ULL), 40000000ULL, "unset: 2 x min RTT");
+	cr_assert_eq(fp_t_wait(50000000ULL, 20000000ULL), 50000000ULL, "the tunable when set");
+	/* T = 1 s, T_wait 40 ms, arrived after 25 ms: usable at 1.040 s */
+	cr_assert_eq(fp_usable_at(1000000000ULL, 40000000ULL, 1025000000ULL), 1040000000ULL);
+	/* a credit slower than T_wait is usable when it arrives, not before */
+	cr_assert_eq(fp_usable_at(1000000000ULL, 40000000ULL, 1060000000ULL), 1060000000ULL);
+}
+
+Test(fp_calibration, wire_time_expands_across_its_wrap)
+{
+	__u64 now = 5000000000000ULL; /* 5000 s */
+	__u32 t_now = (__u32)(now / 1000);
+
+	cr_assert_eq(fp_time_expand(now, t_now - 20000), now - 20000000ULL, "20 ms ago");
+	cr_assert_eq(fp_time_expand(now, t_now + 3000), now + 3000000ULL, "3 ms ahead");
+	/* now just past a wrap of the 32-bit us stamp, T just before it */
+	now = (1ULL << 32) * 1000 + 5000000ULL; /* 5 ms after the wrap */
+	cr_assert_eq(fp_time_expand(now, 0xFFFFFFFFU - 999), (1ULL << 32) * 1000 - 1000000ULL);
+	cr_assert_eq(fp_time_expand(1000000ULL, 0xFFFFFFF0U), 0, "before the clock began");
+	cr_assert(fp_after_eq(5, 0xFFFFFFF0U), "5 follows a stamp just before the wrap");
+	cr_assert_not(fp_after_eq(0xFFFFFFF0U, 5));
+}
+
+Test(fp_ring, credits_become_usable_in_time_order)
+{
+	static struct fp_ring r;
+
+	memset(&r, 0, sizeof(r));
+	cr_assert(fp_ring_put(&r, 100));
+	cr_assert(fp_ring_put(&r, 200));
+	cr_assert(fp_ring_put(&r, 300));
+	cr_assert_eq(fp_ring_take(&r, 99, 64), 0, "none is due yet");
+	cr_assert_eq(fp_ring_take(&r, 200, 64), 2);
+	cr_assert_eq(fp_ring_fill(&r), 1);
+	cr_assert_eq(fp_ring_take(&r, 1000, 64), 1);
+	cr_assert_eq(fp_ring_take(&r, 1000, 64), 0, "empty");
+}
+
+Test(fp_ring, full_ring_refuses_and_take_is_bounded)
+{
+	static struct fp_ring r;
+	__u32 i;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < FP_RING; i++)
+		cr_assert(fp_ring_put(&r, 10 + i));
+	cr_assert_not(fp_ring_put(&r, 5000), "full: the credit is refused, none overwritten");
+	cr_assert_eq(fp_ring_take(&r, 100000, 64), 64, "at most max per call");
+	cr_assert_eq(r.at[0], 0, "taken slots are cleared");
+	cr_assert(fp_ring_put(&r, 6000), "room again");
+}
+
+Test(fp_ring, counters_wrap_around)
+{
+	static struct fp_ring r;
+	__u32 n = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.head = r.tail = 0xFFFFFFFEU; /* two slots before the counters wrap */
+	for (int i = 0; i < 5; i++)
+		cr_assert(fp_ring_put(&r, 0xFFFFFFF0U + i), "stamps wrap too"); /* and 0 -> 1 */
+	cr_assert_eq(fp_ring_fill(&r), 5, "head wrapped past tail: fill still 5");
+	n = fp_ring_take(&r, 0xFFFFFFF2U, 64);
+	cr_assert_eq(n, 3);
+	n = fp_ring_take(&r, 10, 64);
+	cr_assert_eq(n, 2, "the rest after the stamp wrap");
+	cr_assert_eq(r.tail, 3);
+	cr_assert_eq(fp_ring_put(&r, 0), 1);
+	cr_assert_eq(r.at[3 & (FP_RING - 1)], 1, "a 0 stamp is stored as 1: 0 is an empty slot");
+}
+
+Test(fp_ring, unfilled_slot_stops_the_consumer)
+{
+	static struct fp_ring r;
+
+	memset(&r, 0, sizeof(r));
+	fp_ring_put(&r, 100);
+	r.head++; /* a producer reserved slot 1 but has not written it */
+	cr_assert_eq(fp_ring_take(&r, 1000, 64), 1);
+	cr_assert_eq(r.tail, 1, "waits at the reserved slot");
+}
+
+Test(fp_window, credits_open_the_window)
+{
+	cr_assert_eq(fp_credit_cwnd(10, 30, 25), 15, "in flight + usable not yet spent");
+	cr_assert_eq(fp_credit_cwnd(10, 25, 30), 10, "more used than usable: no spare");
+	cr_assert_eq(fp_credit_cwnd(0, 0, 0), 1, "never 0");
+	/* 100 credits in 10 ms at mss 1448: 14.48 MB/s */
+	cr_assert_eq(fp_pacing_rate(100, 10000000ULL, 1448, 0), 14480000ULL);
+	cr_assert_eq(fp_pacing_rate(0, 10000000ULL, 1448, 100000000ULL), 14480,
+		     "floor: one segment per 100 ms");
+}
+
+static enum fp_wire_err check(const void *p, __u32 len, enum fp_type t)
+{
+	return fp_wire_check(p, len, t);
+}
+
+Test(fp_wire, every_malformed_case_is_told_apart)
+{
+	struct fp_wire w = { .magic = FP_MAGIC,
+			     .ver_type = FP_VERSION << 4 | FP_EMULATION,
+			     .count = 1 };
+
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_OK);
+	cr_assert_eq(check(&w, FP_WIRE_LEN - 1, FP_EMULATION), FP_WIRE_SHORT);
+	cr_assert_eq(check(&w, 0, FP_EMULATION), FP_WIRE_SHORT);
+	cr_assert_eq(check(&w, FP_WIRE_LEN + 1, FP_EMULATION), FP_WIRE_LONG);
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_CREDIT), FP_WIRE_TYPE);
+	w.count = 0;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_COUNT);
+	w.count = 1;
+	w.ver_type = (FP_VERSION + 1) << 4 | FP_EMULATION;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_VERSION);
+	w.magic = 0;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_MAGIC);
+	cr_assert_eq(sizeof(struct fp_wire), 18, "IPv4 + UDP + fp_wire is a minimum frame");
+}
