@@ -95,6 +95,7 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 	switch: {
 		dropped: ($sw | map(.dropped) | add // 0),
 		marked: ($sw | map(.marked) | add // 0),
+		bytes: ($sw | map(.bytes) | add // 0),
 		avg_backlog: ($sw[0].avg_backlog // null),
 		max_backlog: ($sw[0].max_backlog // null),
 		per_bottleneck: ($sw | map({dev, dropped, marked, avg_backlog, max_backlog}))

@@ -2,12 +2,15 @@
 # their mean per algorithm (summary) and the ratios to the native CC.
 # Arguments: bench/run's --arg/--argjson list.
 def mean: if length == 0 then null else add / length end;
+def median: if length == 0 then null else sort | if length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end end;
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 ($runs | group_by(.algo) | map({
 	key: .[0].algo,
 	value: {
 		runs: length,
 		goodput_mbps: (map(.goodput_bps / 1e6) | mean | r3),
+		goodput_median_mbps: (map(.goodput_bps / 1e6) | median | r3),
 		goodput_spread_mbps: ((map(.goodput_bps / 1e6) | max) - (map(.goodput_bps / 1e6) | min) | r3),
 		jain: (map(.jain) | map(select(. != null)) | mean | r3),
 		retrans: (map(.retrans) | mean | r3),

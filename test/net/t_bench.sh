@@ -28,9 +28,19 @@ check "one run per algorithm" jq -e '[.runs[].algo] | sort == ["cubic", "reno"]'
 for a in cubic reno; do
 	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
 	check "$a: both flows used $a" jq -e --arg a "$a" '[.flows[].cc] == [$a, $a]' <<<"$m"
-	# measured 0.795..0.951 over twenty clean-clone runs (host and VM):
-	# the VDE links share the two CPUs with the flows
-	check_range "$a: goodput fraction of the bottleneck" "$(jfield "$m" .goodput_fraction)" 0.7 1.0
+	# How much of the bottleneck two flows fill depends on the machine as
+	# much as on the runner: the VDE links share the two CPUs with the
+	# flows.  Measured 0.795..0.951 over twenty clean-clone runs here (and
+	# 0.81..0.92 with two busy loops beside them), but 0.581 and 0.696 on a
+	# CI machine of the same kind.  So this bound only catches a unit or
+	# window error; the runner's accounting is held exactly just below.
+	check_range "$a: goodput fraction of the bottleneck" "$(jfield "$m" .goodput_fraction)" 0.4 1.0
+	# Every byte a flow delivered crossed the switch once, in a frame of at
+	# most 1448 payload bytes out of 1514, so flows' bytes / switch bytes is
+	# at most 0.9564; retransmissions and handshakes lower it.  Measured
+	# 0.9517..0.9529 (1 % retransmitted); 0.90 allows 5 %.
+	check_range "$a: flows' bytes / bytes through the switch" \
+		"$(jq -r '([.flows[].bytes] | add) / .switch.bytes * 10000 | round / 10000' <<<"$m")" 0.90 0.9564
 	check_range "$a: Jain's index" "$(jfield "$m" .jain)" 0.5 1
 	check_range "$a: retransmissions" "$(jfield "$m" .retrans)" 0 100000
 	# base RTT 10 ms, buffer 1 BDP (10 ms more at most), VDE adds ~1 ms each way
