@@ -20,8 +20,11 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
 # algorithms in PRE610 also get a variant for kernels before 6.10
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
-ALGOS     := dctcp bbr tldct
-PRE610    := bbr dctcp tldct
+ALGOS     := dctcp bbr tldct flashpass
+PRE610    := bbr dctcp tldct flashpass
+# Algorithms with TC roles: bpf/<algo>.bpf.c and tc/<algo>.bpf.c linked
+# into the one object (bpftool gen object), so they share its maps.
+LINKED    := flashpass
 TC_PROGS  := switch
 BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
 	     $(TC_PROGS:%=$(BUILD)/%.bpf.o)
@@ -80,6 +83,22 @@ $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vml
 
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# The parts of a linked algorithm; -mcpu=v3 for atomics whose result is used.
+$(BUILD)/%.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
+
+$(BUILD)/%.pre610.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -DCCS_PRE_6_10 -c $< -o $@
+
+$(BUILD)/%.tc.o: tc/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
+
+$(LINKED:%=$(BUILD)/%.bpf.o): $(BUILD)/%.bpf.o: $(BUILD)/%.cc.o $(BUILD)/%.tc.o
+	$(BPFTOOL) gen object $@ $^
+
+$(LINKED:%=$(BUILD)/%.pre610.bpf.o): $(BUILD)/%.pre610.bpf.o: $(BUILD)/%.pre610.cc.o $(BUILD)/%.tc.o
+	$(BPFTOOL) gen object $@ $^
 
 $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/kern/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -22,8 +22,9 @@
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
-#include <linux/bpf.h> /* struct bpf_spin_lock */
 #endif
+#include "stats.h"
+#include "tunables.h"
 
 #define FP_ONE 1024U
 
@@ -259,14 +260,18 @@ static inline __u64 fp_rate_min(__u64 rtt_ns)
 /*
  * The credit ring of a ledger: credits waiting for their usable time, as
  * usable-at stamps (us, low 32 bits, never 0: 0 is an empty slot).
- * Producers (credits arriving, any CPU) reserve a slot by adding to head;
- * the consumer (the CC, under the socket lock) takes from tail the
- * credits whose time has come.  Counters are free-running: head - tail is
- * the fill, correct across their wrap.  A full ring refuses the credit
- * (the caller counts it wasted): the ring bounds how far ahead credits
- * can be banked, FP_RING per flow.
+ * Producers (credits arriving, on any CPU) reserve a slot by an atomic
+ * add to head and then fill it; the consumer (the CC, under the socket
+ * lock) takes from tail the credits whose time has come and stops at a
+ * reserved slot not yet filled.  Counters are free-running: head - tail
+ * is the fill, correct across their wrap.  A producer refuses a credit
+ * (the caller counts it wasted) once the ring holds FP_RING -
+ * FP_RING_SLACK: the slack is for producers that passed that check at the
+ * same time, so a reservation never reaches a slot still in use.  The
+ * ring bounds how far ahead a flow banks credits.
  */
-#define FP_RING 1024U /* power of two */
+#define FP_RING	      1024U /* power of two */
+#define FP_RING_SLACK 64U   /* more than the CPUs that may add at once */
 
 struct fp_ring {
 	__u32 head;
@@ -290,8 +295,8 @@ static inline __u32 fp_stamp(__u64 ns)
  * The ledger of one flow (map fp_ledgers, LRU, keyed by the flow's
  * 4-tuple from the sender's side; freed when the flow closes).  Written
  * by the CC (demand, phase, usage), the pacer (emulation sent, rate) and
- * the sender's TC ingress (credits); each field has one writer except
- * the credit ring and counters the TC side adds to atomically.
+ * the sender's TC ingress (credits); each field has one writer, but the
+ * TC side, on any CPU, adds to its counters and the ring atomically.
  */
 enum fp_phase {
 	FP_PHASE_PRECREDIT, /* first RTT: unscheduled data at the initial window */
@@ -309,8 +314,6 @@ struct fp_key {
 };
 
 struct fp_ledger {
-	struct bpf_spin_lock lock; /* serializes the credit producers */
-	__u32 lock_pad;
 	/* the CC */
 	__u64 start_ns;
 	__u32 secret;
@@ -337,17 +340,15 @@ struct fp_ledger {
 };
 
 /* Bank a credit usable at stamp @at (fp_stamp()); 0 when the ring is
- * full.  Producers are serialized (the TC side holds the ledger's lock);
- * the slot is written before head moves, and a consumer that sees head
- * move first finds the slot still 0 and waits for it. */
+ * full. */
 static inline int fp_ring_put(struct fp_ring *r, __u32 at)
 {
-	__u32 head = r->head;
+	__u32 slot;
 
-	if (head - r->tail >= FP_RING)
+	if (r->head - r->tail >= FP_RING - FP_RING_SLACK)
 		return 0;
-	r->at[head & (FP_RING - 1)] = at ? at : 1;
-	r->head = head + 1;
+	slot = __sync_fetch_and_add(&r->head, 1);
+	r->at[slot & (FP_RING - 1)] = at ? at : 1;
 	return 1;
 }
 
@@ -397,5 +398,44 @@ static inline __u64 fp_pacing_rate(__u64 n, __u64 dt_ns, __u32 mss, __u64 floor_
 		r = (__u64)mss * 1000000000ULL / floor_ns;
 	return r;
 }
+
+/* Stats of bpf_flashpass, after the common slots (lib/stats.h). */
+#define FP_STATS(X, P)                                                                             \
+	X(P, PHASE_CREDIT, phase_credit, COUNTER, "flows whose first credit came: credit phase")   \
+	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")    \
+	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                    \
+	  "flows whose ledger was gone (evicted from a full table): run as Reno")                  \
+	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                         \
+	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                  \
+	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                              \
+	  "credits usable while the flow had nothing to send, or refused by a full ring")          \
+	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped") \
+	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                \
+	  "sender: credits with the wrong secret, dropped")                                        \
+	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")     \
+	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")  \
+	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")     \
+	X(P, WIRE_BAD, wire_bad, COUNTER,                                                          \
+	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")       \
+	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")        \
+	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")
+
+enum fp_stat {
+	FP_STAT__BASE = CCS_STAT_ALGO - 1,
+	FP_STATS(CCS_STAT_ENUM, FP) FP_STAT_MAX,
+};
+
+#define FP_MAX_FLOWS 4096 /* ledgers (LRU): the oldest goes first when full */
+
+/* Tunables of bpf_flashpass (lib/tunables.h). */
+#define FP_TUNABLES(X)                                                                         \
+	X(port, UINT, 1, 65535, FP_DEFAULT_PORT, "UDP port of emulation and credit packets")   \
+	X(init_cwnd, UINT, 1, 1024, 10,                                                        \
+	  "pre-credit window (first RTT, unscheduled data), segments")                         \
+	X(t_wait_us, UINT, 0, 10000000, 0,                                                     \
+	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")                \
+	X(fallback_rtts, UINT, 1, 1000, 4, "RTTs without a credit before a flow runs as Reno") \
+	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")      \
+	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")
 
 #endif /* CCSUITE_FLASHPASS_H */

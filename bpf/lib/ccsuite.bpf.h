@@ -263,12 +263,21 @@ static __always_inline void ccs_cwnd_restart_after_idle(struct sock *sk)
 
 /* ---- stats (layout in stats.h) ---- */
 
-struct {
+typedef struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ccs_stats);
-} ccs_stats SEC(".maps");
+} ccs_stats_t;
+
+/* An algorithm linked from several .bpf.c (bpftool gen object) defines its
+ * shared maps in one; the others are built with CCS_LINKED_PART and name
+ * them extern, so the linker leaves one map of each. */
+#ifdef CCS_LINKED_PART
+extern ccs_stats_t ccs_stats SEC(".maps");
+#else
+ccs_stats_t ccs_stats SEC(".maps");
+#endif
 
 static __always_inline struct ccs_stats *ccs_stats_this_cpu(void)
 {

@@ -54,18 +54,22 @@ static __always_inline int ccs_cur_eth(struct ccs_cursor *c, __be16 *proto)
 enum ccs_pkt_kind { CCS_PKT_OTHER, CCS_PKT_IP, CCS_PKT_MALFORMED };
 
 struct ccs_pkt {
-	__u32 l3_off; /* the IP header (CCS_PKT_IP) */
-	__u32 l4_off; /* the TCP header (tcp set) */
-	__u8 tos;     /* DSCP << 2 | ECN */
+	__u32 l3_off;	/* the IP header (CCS_PKT_IP) */
+	__u32 l4_off;	/* the L4 header of an unfragmented packet, else 0 */
+	__u32 l3_len;	/* IP header and payload, bytes */
+	__u32 saddr[4]; /* IPv6, or IPv4 v4-mapped; network order */
+	__u32 daddr[4];
+	__u8 tos; /* DSCP << 2 | ECN */
 	__u8 v6;
 	__u8 l4_proto; /* IPPROTO_*: IPv4's protocol, IPv6's next header */
 	__u8 tcp;      /* th holds an unfragmented segment's TCP header */
 	struct tcphdr th;
 };
 
-/* The frame's kind; for IP, where its header is and its TOS byte; for a
- * TCP segment that is not a fragment (IPv6: TCP right after the fixed
- * header), its TCP header.  An IP header with the wrong version, a length
+/* The frame's kind; for IP, where its header is, its addresses and TOS
+ * byte, and for a packet that is not a fragment (IPv6: the L4 header
+ * right after the fixed header) where its L4 header is; for such a TCP
+ * segment, its TCP header.  An IP header with the wrong version, a length
  * below its minimum or beyond the frame is CCS_PKT_MALFORMED; a TCP header
  * cut short or with a data offset below 5 or beyond the IP length leaves
  * the packet IP, without tcp. */
@@ -89,6 +93,9 @@ static __always_inline enum ccs_pkt_kind ccs_parse(struct __sk_buff *skb, struct
 		p->l4_proto = ip.protocol;
 		c.off = p->l3_off + ip.ihl * 4;
 		l3_len = bpf_ntohs(ip.tot_len);
+		p->saddr[2] = p->daddr[2] = bpf_htonl(0xffff);
+		p->saddr[3] = ip.saddr;
+		p->daddr[3] = ip.daddr;
 		if (ip.frag_off & bpf_htons(IP_MF | IP_OFFSET))
 			return CCS_PKT_IP;
 	} else if (proto == bpf_htons(ETH_P_IPV6)) {
@@ -101,12 +108,15 @@ static __always_inline enum ccs_pkt_kind ccs_parse(struct __sk_buff *skb, struct
 		p->v6 = 1;
 		p->l4_proto = ip6.nexthdr;
 		l3_len = sizeof(ip6) + bpf_ntohs(ip6.payload_len);
+		__builtin_memcpy(p->saddr, &ip6.saddr, 16);
+		__builtin_memcpy(p->daddr, &ip6.daddr, 16);
 	} else {
 		return CCS_PKT_OTHER;
 	}
+	p->l3_len = l3_len;
+	p->l4_off = c.off;
 	if (p->l4_proto != IPPROTO_TCP)
 		return CCS_PKT_IP;
-	p->l4_off = c.off;
 	p->tcp = !ccs_cur_pull(&c, &p->th, sizeof(p->th)) && p->th.doff >= 5 &&
 		 p->l4_off - p->l3_off + p->th.doff * 4 <= l3_len;
 	return CCS_PKT_IP;

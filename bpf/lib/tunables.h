@@ -24,4 +24,9 @@
 #define CCS_TUNABLE_RODATA(name, kind, min, max, def, help) \
 	const volatile CCS_TUN_TYPE_##kind name = (def);
 
+/* The same tunables in another .bpf.c linked into the algorithm's object
+ * (bpftool gen object): the linker resolves them to the one definition. */
+#define CCS_TUNABLE_EXTERN(name, kind, min, max, def, help) \
+	extern const volatile CCS_TUN_TYPE_##kind name;
+
 #endif /* CCSUITE_TUNABLES_H */

@@ -17,6 +17,9 @@
 #include "tldct.h"
 #include "tldct.skel.h"
 #include "tldct.pre610.skel.h"
+#include "flashpass.h"
+#include "flashpass.skel.h"
+#include "flashpass.pre610.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -86,10 +89,42 @@ static const struct algo algo_tldct = {
 	.cgroup_progs = (const char *const[]){ "tldct_sockops", "tldct_setsockopt", NULL },
 };
 
+/* ---- bpf_flashpass ---- */
+
+FP_TUNABLES(TUNABLE_CHECK)
+static const struct tunable fp_tunables[] = { FP_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc fp_stats[] = { FP_STATS(STAT_DESC, FP) };
+_Static_assert(N(fp_stats) == FP_STAT_MAX - CCS_STAT_ALGO, "name every flashpass stat");
+_Static_assert(FP_STAT_MAX <= CCS_STAT_MAX, "bpf_flashpass has more stats than slots");
+
+static const struct tc_role fp_roles[] = {
+	{ "flashpass-sender", "fp_sender_out", TC_EGRESS,
+	  "sender: tags data scheduled/unscheduled, spends credits, holds data to its credit's time" },
+	{ "flashpass-credits", "fp_sender_in", TC_INGRESS,
+	  "sender: takes credits into the flows' ledgers and drops them" },
+	{ "flashpass-receiver", "fp_receiver", TC_INGRESS,
+	  "receiver: returns each emulation packet as a credit" },
+};
+
+static const struct algo algo_flashpass = {
+	.name = "bpf_flashpass",
+	.summary = "FlashPass: proactive credits from emulation packets, for shallow buffers",
+	.elf_bytes = flashpass_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = flashpass_pre610_bpf__elf_bytes,
+	.tunables = fp_tunables,
+	.n_tunables = N(fp_tunables),
+	.stats = fp_stats,
+	.n_stats = N(fp_stats),
+	.tc_roles = fp_roles,
+	.n_tc_roles = N(fp_roles),
+	.needs_process = true,
+};
+
 #define MAX_ALGOS 16
 
-static const struct algo *algos[MAX_ALGOS] = { &algo_dctcp, &algo_bbr, &algo_tldct };
-static size_t n_algos = 3;
+static const struct algo *algos[MAX_ALGOS] = { &algo_dctcp, &algo_bbr, &algo_tldct,
+					       &algo_flashpass };
+static size_t n_algos = 4;
 
 const struct algo *algo_at(size_t i)
 {

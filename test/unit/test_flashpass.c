@@ -149,9 +149,10 @@ Test(fp_ring, full_ring_refuses_and_take_is_bounded)
 	__u32 i;
 
 	memset(&r, 0, sizeof(r));
-	for (i = 0; i < FP_RING; i++)
+	for (i = 0; i < FP_RING - FP_RING_SLACK; i++)
 		cr_assert(fp_ring_put(&r, 10 + i));
 	cr_assert_not(fp_ring_put(&r, 5000), "full: the credit is refused, none overwritten");
+	cr_assert_eq(r.head, FP_RING - FP_RING_SLACK, "a refusal reserves nothing");
 	cr_assert_eq(fp_ring_take(&r, 100000, 64), 64, "at most max per call");
 	cr_assert_eq(r.at[0], 0, "taken slots are cleared");
 	cr_assert(fp_ring_put(&r, 6000), "room again");

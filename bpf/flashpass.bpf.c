@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_flashpass: FlashPass (ICNP 2021) as a struct_ops congestion control,
+ * the sender's window of the credit loop (../shared/specs/flashpass.md).
+ *
+ * A flow starts in the pre-credit phase: one initial window, unscheduled
+ * (tc/flashpass.bpf.c tags it so the switch drops it first).  Its ledger
+ * (map fp_ledgers) tells the emulation pacer it wants credits; from the
+ * first credit on, the flow may have in flight what it has plus the
+ * credits banked in its ledger and not yet spent, one segment each.  The
+ * sender's TC egress spends a credit per data segment and holds the
+ * segment until the credit's usable time (T + T_wait: send-time
+ * calibration), so the window only has to let it out.  Losses do not cut
+ * the window in the credit phases: what is lost is resent under credits.
+ *
+ * A flow that gets no credit for fallback_rtts RTTs while it has data to
+ * send (no receiver or path role: no credits come back), or whose ledger
+ * is gone, runs as Reno from then on, counted in stats.
+ *
+ * The arithmetic is in flashpass.h (unit-tested on the host).
+ */
+#include "flashpass.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* A zeroed ledger to create entries from: a ledger is too big for the
+ * BPF stack.  Never written (BPF_F_RDONLY_PROG). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct fp_ledger);
+} fp_ledger_zero SEC(".maps");
+
+struct fp_ca {
+	__u32 phase;	 /* enum fp_phase */
+	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */
+	__u32 ssthresh;	 /* what ssthresh() last gave the kernel */
+	__u32 loss_cwnd;
+	__u32 prev_una; /* snd_una after the last ACK */
+	struct ccs_prr prr;
+	__u32 pad;
+	__u64 last_credit_ns; /* last ACK that saw credits_recv move, or had no demand */
+	__u64 last_recv;      /* credits_recv then */
+	__u64 win_start_ns;   /* the credit-rate window for pacing */
+	__u64 win_recv;
+};
+
+_Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
+
+static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k)
+{
+	__u32 l[4] = { 0, 0, bpf_htonl(0xffff), sk->__sk_common.skc_rcv_saddr };
+	__u32 r[4] = { 0, 0, bpf_htonl(0xffff), sk->__sk_common.skc_daddr };
+
+	if (sk->__sk_common.skc_family == AF_INET6) {
+		__builtin_memcpy(l, sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32, 16);
+		__builtin_memcpy(r, sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32, 16);
+	}
+	fp_key_set(k, l, r, bpf_htons(sk->__sk_common.skc_num), sk->__sk_common.skc_dport);
+}
+
+static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
+{
+	struct fp_key k;
+
+	fp_key_of_sk(sk, &k);
+	return bpf_map_lookup_elem(&fp_ledgers, &k);
+}
+
+/* The flow's RTT for its deadlines: smoothed, else the minimum, else 100 ms. */
+static __always_inline __u64 fp_rtt_ns(const struct tcp_sock *tp)
+{
+	__u64 us = tp->srtt_us >> 3;
+
+	if (!us)
+		us = tcp_min_rtt(tp);
+	return us ? us * 1000 : 100000000ULL;
+}
+
+SEC("struct_ops")
+void BPF_PROG(fp_init, struct sock *sk)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+	struct fp_ledger *z, *l;
+	__u32 zero = 0;
+	struct fp_key k;
+	__u64 now = bpf_ktime_get_ns();
+
+	__builtin_memset(ca, 0, sizeof(*ca));
+	CCS_FLOW_INIT(ca);
+	ca->prev_una = tcp_sk(sk)->snd_una;
+	ca->ssthresh = TCP_INFINITE_SSTHRESH;
+	ca->last_credit_ns = now;
+	fp_key_of_sk(sk, &k);
+	z = bpf_map_lookup_elem(&fp_ledger_zero, &zero);
+	/* LRU: a full table makes room by dropping its oldest ledger */
+	if (!z || bpf_map_update_elem(&fp_ledgers, &k, z, BPF_ANY) ||
+	    !(l = bpf_map_lookup_elem(&fp_ledgers, &k))) {
+		ca->phase = FP_PHASE_FALLBACK;
+		ccs_stat_inc(FP_STAT_LEDGER_LOST);
+		return;
+	}
+	l->start_ns = now;
+	l->secret = bpf_get_prandom_u32();
+	l->phase = FP_PHASE_PRECREDIT;
+	ca->phase = FP_PHASE_PRECREDIT;
+	tcp_sk(sk)->snd_cwnd = init_cwnd;
+}
+
+SEC("struct_ops")
+void BPF_PROG(fp_release, struct sock *sk)
+{
+	struct fp_key k;
+
+	if (!CCS_FLOW_RELEASE((struct fp_ca *)inet_csk_ca(sk)))
+		return;
+	fp_key_of_sk(sk, &k);
+	bpf_map_delete_elem(&fp_ledgers, &k);
+}
+
+static __always_inline void fp_fall_back(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
+					 __u32 why)
+{
+	ca->phase = FP_PHASE_FALLBACK;
+	if (l)
+		l->phase = FP_PHASE_FALLBACK;
+	ccs_stat_inc(why);
+	/* Reno from what the credits allowed, ssthresh unknown */
+	if (tcp_sk(sk)->snd_cwnd < 2)
+		tcp_sk(sk)->snd_cwnd = 2;
+}
+
+/*
+ * The credit phases: the ledger's demand and calibration inputs, the
+ * phase, the window and the pacing rate.  Returns 0 when the flow falls
+ * back to Reno now.
+ */
+static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
+					     __u64 now)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), banked, rate;
+
+	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache);
+	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
+	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
+	if (recv != ca->last_recv || !l->demand_segs) {
+		if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT) {
+			ca->phase = FP_PHASE_CREDIT;
+			l->phase = FP_PHASE_CREDIT;
+			ca->win_start_ns = now;
+			ca->win_recv = ca->last_recv;
+			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
+		}
+		ca->last_recv = recv;
+		ca->last_credit_ns = now;
+	} else if (now - ca->last_credit_ns > fallback_rtts * rtt) {
+		fp_fall_back(sk, ca, l, FP_STAT_FALLBACKS);
+		return 0;
+	}
+	if (ca->phase == FP_PHASE_PRECREDIT) {
+		/* the initial window at line rate: it is unscheduled anyway */
+		tp->snd_cwnd = init_cwnd;
+		sk->sk_pacing_rate = sk->sk_max_pacing_rate;
+		return 1;
+	}
+	banked = fp_ring_fill(&l->ring);
+	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), banked, 0);
+	/* Pace a quarter above the credit rate of the last RTT: TCP must not
+	 * fall behind the credits; the TC egress holds each segment to its
+	 * credit's time where the qdisc honours it (fq). */
+	if (now - ca->win_start_ns >= rtt) {
+		rate = fp_pacing_rate(recv - ca->win_recv, now - ca->win_start_ns, tp->mss_cache,
+				      rtt);
+		rate += rate / 4;
+		sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
+		ca->win_start_ns = now;
+		ca->win_recv = recv;
+	}
+	return 1;
+}
+
+/* Reno, with the kernel's PRR in CWR and Recovery (lib/ccsuite.bpf.h). */
+static __always_inline void fp_reno_control(struct sock *sk, struct fp_ca *ca,
+					    const struct rate_sample *rs, int flag)
+{
+	if (tcp_in_cwnd_reduction(sk)) {
+		ccs_prr(sk, &ca->prr, rs->acked_sacked, rs->losses, flag);
+	} else if (rs->acked_sacked > 0 && ccs_may_raise_cwnd(sk, flag)) {
+		ccs_reno_cong_avoid(sk, rs->acked_sacked);
+	}
+	ccs_update_pacing_rate(sk);
+}
+
+SEC("struct_ops")
+void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+	int flg = CCS_ACK_FLAG(ca->prev_una);
+	struct fp_ledger *l;
+
+	ccs_stat_inc(CCS_STAT_ACKS);
+	ca->prev_una = tcp_sk(sk)->snd_una;
+	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
+	if (ca->phase != FP_PHASE_FALLBACK) {
+		l = fp_ledger_of(sk);
+		if (!l)
+			fp_fall_back(sk, ca, NULL, FP_STAT_LEDGER_LOST);
+		else if (fp_credit_control(sk, ca, l, bpf_ktime_get_ns()))
+			return;
+	}
+	fp_reno_control(sk, ca, rs, flg);
+}
+
+/* Under credits a loss cuts nothing (the lost data goes again under
+ * credits); in fallback, Reno's halving. */
+SEC("struct_ops")
+__u32 BPF_PROG(fp_ssthresh, struct sock *sk)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
+
+	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
+	ca->loss_cwnd = cwnd;
+	if (ca->phase == FP_PHASE_FALLBACK)
+		ca->ssthresh = cwnd / 2 > 2 ? cwnd / 2 : 2;
+	else
+		ca->ssthresh = cwnd > 2 ? cwnd : 2;
+	return ca->ssthresh;
+}
+
+SEC("struct_ops")
+__u32 BPF_PROG(fp_undo_cwnd, struct sock *sk)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+
+	ccs_stat_inc(CCS_STAT_UNDO);
+	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
+}
+
+SEC("struct_ops")
+void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+
+	if (ev == CA_EVENT_LOSS)
+		ccs_stat_inc(CCS_STAT_RTO);
+	if (ev == CA_EVENT_TX_START && ca->phase == FP_PHASE_FALLBACK)
+		ccs_cwnd_restart_after_idle(sk);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops flashpass = {
+	.init = (void *)fp_init,
+	.release = (void *)fp_release,
+	.ssthresh = (void *)fp_ssthresh,
+	.cong_control = (void *)fp_cong_control,
+	.undo_cwnd = (void *)fp_undo_cwnd,
+	.cwnd_event = (void *)fp_cwnd_event,
+	.name = "bpf_flashpass",
+};

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What bpf/flashpass.bpf.c (the CC) and tc/flashpass.bpf.c (the TC roles)
+ * share inside the one bpf_flashpass object (bpftool gen object links
+ * them): the ledger map, the tunables and the flow key of a socket.  The
+ * CC's file defines them; the TC file, built with CCS_LINKED_PART, names
+ * them extern and the linker resolves them to the one definition.
+ */
+#ifndef CCSUITE_FLASHPASS_BPF_H
+#define CCSUITE_FLASHPASS_BPF_H
+
+#include "ccsuite.bpf.h"
+#include "flashpass.h"
+
+typedef struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, FP_MAX_FLOWS);
+	__type(key, struct fp_key);
+	__type(value, struct fp_ledger);
+} fp_ledgers_t;
+
+#ifdef CCS_LINKED_PART
+extern fp_ledgers_t fp_ledgers SEC(".maps");
+FP_TUNABLES(CCS_TUNABLE_EXTERN)
+#else
+fp_ledgers_t fp_ledgers SEC(".maps");
+FP_TUNABLES(CCS_TUNABLE_RODATA)
+#endif
+
+/* The ledger key of a TCP flow from the sending host's side: its local
+ * address and port first, addresses v4-mapped for IPv4. */
+static __always_inline void fp_key_set(struct fp_key *k, const __u32 *local, const __u32 *remote,
+				       __u16 lport, __u16 rport)
+{
+	__builtin_memcpy(k->saddr, local, 16);
+	__builtin_memcpy(k->daddr, remote, 16);
+	k->sport = lport;
+	k->dport = rport;
+	k->pad = 0;
+}
+
+#endif /* CCSUITE_FLASHPASS_BPF_H */

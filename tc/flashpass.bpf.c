@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet side of bpf_flashpass, linked into the algorithm's object with
+ * bpf/flashpass.bpf.c (one ledger map, one stats map, one .rodata):
+ *
+ *   fp_receiver     receiver ingress: each emulation packet becomes a
+ *                   credit, sent back out of the same device (addresses,
+ *                   ports and MACs swapped, type changed, all else echoed);
+ *   fp_sender_in    sender ingress: each credit of a known flow with the
+ *                   flow's secret goes into its ledger's ring, usable at
+ *                   T + T_wait; every credit is dropped before the stack;
+ *   fp_sender_out   sender egress: each data frame of a FlashPass flow
+ *                   spends a credit per segment and leaves no earlier than
+ *                   the credit's usable time (skb->tstamp, for fq), tagged
+ *                   scheduled; a frame with no credit for it (pre-credit
+ *                   data, a probe of a flow out of credit) is tagged
+ *                   unscheduled, for the switch to drop first.
+ *
+ * Emulation and credit packets come from the network: a packet to (or
+ * from) the FlashPass port that is not exactly one well-formed fp_wire is
+ * dropped and counted, and nothing past the frame's end is read.
+ */
+#define CCS_LINKED_PART
+#include "flashpass.bpf.h"
+#include "parse.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* BPF_SKB_TSTAMP_DELIVERY_MONO (6.1), BPF_SKB_CLOCK_MONOTONIC (6.11+) */
+#define FP_TSTAMP_MONO 1
+
+/* The UDP header of an unfragmented UDP packet at @p: 0, or < 0. */
+static __always_inline int fp_udp(struct __sk_buff *skb, const struct ccs_pkt *p, struct udphdr *uh)
+{
+	if (p->l4_proto != IPPROTO_UDP || !p->l4_off)
+		return -1;
+	return bpf_skb_load_bytes(skb, p->l4_off, uh, sizeof(*uh)) ? -1 : 0;
+}
+
+/* The fp_wire after @uh, if the datagram is one of @type. */
+static __always_inline enum fp_wire_err fp_wire_load(struct __sk_buff *skb, const struct ccs_pkt *p,
+						     const struct udphdr *uh, struct fp_wire *w,
+						     enum fp_type type)
+{
+	__u32 ulen = bpf_ntohs(uh->len);
+
+	/* the datagram must lie inside the IP packet */
+	if (ulen < sizeof(*uh) || p->l4_off - p->l3_off + ulen > p->l3_len)
+		return FP_WIRE_SHORT;
+	ulen -= sizeof(*uh);
+	if (ulen != FP_WIRE_LEN)
+		return ulen < FP_WIRE_LEN ? FP_WIRE_SHORT : FP_WIRE_LONG;
+	if (bpf_skb_load_bytes(skb, p->l4_off + sizeof(*uh), w, FP_WIRE_LEN))
+		return FP_WIRE_SHORT;
+	return fp_wire_check(w, FP_WIRE_LEN, type);
+}
+
+static __always_inline int fp_wire_drop(enum fp_wire_err e)
+{
+	if (e == FP_WIRE_SHORT)
+		ccs_stat_inc(FP_STAT_WIRE_SHORT);
+	else if (e == FP_WIRE_LONG)
+		ccs_stat_inc(FP_STAT_WIRE_LONG);
+	else
+		ccs_stat_inc(FP_STAT_WIRE_BAD);
+	return TC_ACT_SHOT;
+}
+
+/* Swap the @len-byte halves of the 2 * @len bytes at @off. */
+static __always_inline int fp_swap(struct __sk_buff *skb, __u32 off, __u32 len)
+{
+	__u8 b[32];
+
+	if (len > 16 || bpf_skb_load_bytes(skb, off, b, 2 * len))
+		return -1;
+	if (bpf_skb_store_bytes(skb, off, b + len, len, 0) ||
+	    bpf_skb_store_bytes(skb, off + len, b, len, 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * Turn the emulation packet at @p into its credit.  Swapping addresses
+ * and ports leaves both checksums as they are (a one's-complement sum
+ * does not depend on order); the type byte and, on IPv4, the TOS byte
+ * (Not-ECT, DSCP 0: a credit is not data) are patched into them.
+ */
+static __always_inline int fp_reflect(struct __sk_buff *skb, const struct ccs_pkt *p)
+{
+	__u32 udp = p->l4_off, wire = udp + sizeof(struct udphdr);
+	__u16 oldw, neww;
+
+	if (fp_swap(skb, 0, 6)) /* Ethernet destination and source */
+		return -1;
+	if (p->v6) {
+		if (fp_swap(skb, p->l3_off + offsetof(struct ipv6hdr, saddr), 16))
+			return -1;
+	} else {
+		if (fp_swap(skb, p->l3_off + offsetof(struct iphdr, saddr), 4))
+			return -1;
+		if (bpf_skb_load_bytes(skb, p->l3_off, &oldw, 2))
+			return -1;
+		neww = oldw & bpf_htons(0xff00); /* version and IHL stay, TOS 0 */
+		if (bpf_l3_csum_replace(skb, p->l3_off + offsetof(struct iphdr, check), oldw, neww,
+					2) ||
+		    bpf_skb_store_bytes(skb, p->l3_off, &neww, 2, 0))
+			return -1;
+	}
+	if (fp_swap(skb, udp, 2))
+		return -1;
+	/* magic and ver_type are the first 16-bit word of the payload */
+	if (bpf_skb_load_bytes(skb, wire, &oldw, 2))
+		return -1;
+	neww = bpf_htons(FP_MAGIC << 8 | FP_VERSION << 4 | FP_CREDIT);
+	if (bpf_l4_csum_replace(skb, udp + offsetof(struct udphdr, check), oldw, neww,
+				BPF_F_MARK_MANGLED_0 | 2) ||
+	    bpf_skb_store_bytes(skb, wire, &neww, 2, 0))
+		return -1;
+	return 0;
+}
+
+SEC("tc")
+int fp_receiver(struct __sk_buff *skb)
+{
+	struct ccs_pkt p;
+	struct udphdr uh;
+	struct fp_wire w;
+	enum fp_wire_err e;
+
+	if (ccs_parse(skb, &p) != CCS_PKT_IP || fp_udp(skb, &p, &uh) || uh.dest != bpf_htons(port))
+		return TC_ACT_OK;
+	e = fp_wire_load(skb, &p, &uh, &w, FP_EMULATION);
+	if (e)
+		return fp_wire_drop(e);
+	if (fp_reflect(skb, &p))
+		return fp_wire_drop(FP_WIRE_SHORT);
+	ccs_stat_inc(FP_STAT_REFLECTED);
+	return bpf_redirect(skb->ifindex, 0);
+}
+
+SEC("tc")
+int fp_sender_in(struct __sk_buff *skb)
+{
+	struct fp_ledger *l;
+	struct ccs_pkt p;
+	struct udphdr uh;
+	struct fp_wire w;
+	struct fp_key k;
+	enum fp_wire_err e;
+	__u64 now, t;
+
+	if (ccs_parse(skb, &p) != CCS_PKT_IP || fp_udp(skb, &p, &uh) ||
+	    uh.source != bpf_htons(port))
+		return TC_ACT_OK;
+	e = fp_wire_load(skb, &p, &uh, &w, FP_CREDIT);
+	if (e)
+		return fp_wire_drop(e);
+	/* the credit's destination is this host: the flow's local end */
+	fp_key_set(&k, p.daddr, p.saddr, uh.dest, w.dport);
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l) {
+		ccs_stat_inc(FP_STAT_CREDIT_UNKNOWN);
+		return TC_ACT_SHOT;
+	}
+	if (w.secret != l->secret) {
+		ccs_stat_inc(FP_STAT_CREDIT_FORGED);
+		return TC_ACT_SHOT;
+	}
+	now = bpf_ktime_get_ns();
+	t = fp_time_expand(now, bpf_ntohl(w.t_us));
+	__sync_fetch_and_add(&l->credits_recv, 1);
+	ccs_stat_inc(FP_STAT_CREDITS);
+	if (!fp_ring_put(&l->ring, fp_stamp(fp_usable_at(t, l->t_wait_ns, now)))) {
+		__sync_fetch_and_add(&l->wasted, 1);
+		ccs_stat_inc(FP_STAT_CREDITS_WASTED);
+	}
+	l->last_credit_ns = now;
+	l->last_seq = bpf_ntohl(w.seq);
+	return TC_ACT_SHOT;
+}
+
+/* Set the DSCP of the IP header at @p, keeping its ECN bits. */
+static __always_inline void fp_set_dscp(struct __sk_buff *skb, const struct ccs_pkt *p, __u8 dscp)
+{
+	__u16 oldw, neww;
+
+	if (bpf_skb_load_bytes(skb, p->l3_off, &oldw, 2))
+		return;
+	if (p->v6) /* traffic class: the low 4 bits of byte 0, high 4 of byte 1 */
+		neww = (oldw & bpf_htons(0xf03f)) | bpf_htons((__u16)dscp << 6);
+	else
+		neww = (oldw & bpf_htons(0xff03)) | bpf_htons((__u16)dscp << 2);
+	if (neww == oldw)
+		return;
+	if (!p->v6)
+		bpf_l3_csum_replace(skb, p->l3_off + offsetof(struct iphdr, check), oldw, neww, 2);
+	bpf_skb_store_bytes(skb, p->l3_off, &neww, 2, 0);
+}
+
+/*
+ * Spending credits for a frame: up to @segs of the ring's, oldest first,
+ * at @now_us; a credit whose usable time passed more than @stale_us ago
+ * was not needed in time and is wasted.  The CC and this program, the
+ * ring's consumers, both run under the socket's lock.  One bpf_loop()
+ * step per credit, so the verifier checks the step once.
+ */
+struct fp_spend {
+	struct fp_ledger *l;
+	__u32 segs, now_us, stale_us;
+	__u32 spent, wasted;
+	__u32 at; /* the first spent credit's usable stamp */
+};
+
+static long fp_spend_one(__u32 i, void *data)
+{
+	struct fp_spend *c = data;
+	struct fp_ring *r = &c->l->ring;
+	__u32 a;
+
+	if (c->spent >= c->segs || r->tail == r->head)
+		return 1;
+	a = r->at[r->tail & (FP_RING - 1)];
+	if (!a)
+		return 1; /* reserved, not filled yet */
+	r->at[r->tail & (FP_RING - 1)] = 0;
+	r->tail++;
+	if ((__s32)(c->now_us - (a + c->stale_us)) > 0) {
+		c->wasted++;
+		return 0;
+	}
+	if (!c->spent)
+		c->at = a;
+	c->spent++;
+	return 0;
+}
+
+SEC("tc")
+int fp_sender_out(struct __sk_buff *skb)
+{
+	struct fp_spend c = {};
+	__u32 segs, spent, hdr;
+	struct fp_ledger *l;
+	struct ccs_pkt p;
+	struct fp_key k;
+	__u64 now, t;
+
+	if (ccs_parse(skb, &p) != CCS_PKT_IP || !p.tcp)
+		return TC_ACT_OK;
+	hdr = p.l4_off - p.l3_off + p.th.doff * 4;
+	if (p.l3_len <= hdr)
+		return TC_ACT_OK; /* no payload: an ACK, a SYN, a FIN */
+	fp_key_set(&k, p.saddr, p.daddr, p.th.source, p.th.dest);
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l || l->phase == FP_PHASE_FALLBACK)
+		return TC_ACT_OK;
+	segs = skb->gso_segs ? skb->gso_segs : 1;
+	now = bpf_ktime_get_ns();
+	c.l = l;
+	c.segs = segs;
+	c.now_us = (__u32)(now / 1000);
+	c.stale_us = (__u32)(l->t_wait_ns / 1000);
+	if (l->phase == FP_PHASE_CREDIT)
+		bpf_loop(64, fp_spend_one, &c, 0);
+	spent = c.spent;
+	if (c.wasted) {
+		l->wasted += c.wasted;
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, c.wasted);
+	}
+	if (spent < segs) {
+		/* a credit short: unscheduled, whatever it did spend */
+		fp_set_dscp(skb, &p, dscp_unsched);
+		ccs_stat_add(FP_STAT_DATA_UNSCHED, segs);
+	} else {
+		fp_set_dscp(skb, &p, dscp_sched);
+		ccs_stat_add(FP_STAT_DATA_SCHED, segs);
+		t = fp_time_expand(now, c.at);
+		if (t > now && t > skb->tstamp)
+			bpf_skb_set_tstamp(skb, t, FP_TSTAMP_MONO);
+	}
+	l->credits_used += spent;
+	ccs_stat_add(FP_STAT_CREDITS_USED, spent);
+	return TC_ACT_OK;
+}

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_flashpass's TC roles in the kernel, on crafted packets
+ * (BPF_PROG_TEST_RUN): the receiver's reflection (IPv4, IPv6, checksums),
+ * the sender's credit intake (secret, unknown flow, full ring) and data
+ * tagging (scheduled under a credit, held to its time; unscheduled
+ * without), every malformed case, and a fuzz run that must not move any
+ * ledger or counter it should not.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <criterion/criterion.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "flashpass.h"
+#include "obj.h"
+#include "registry.h"
+
+struct emu4 {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct udphdr udp;
+	struct fp_wire w;
+} __attribute__((packed));
+
+struct emu6 {
+	struct ethhdr eth;
+	struct ipv6hdr ip6;
+	struct udphdr udp;
+	struct fp_wire w;
+} __attribute__((packed));
+
+struct data4 {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct tcphdr tcp;
+	uint8_t payload[1000];
+} __attribute__((packed));
+
+#define A_SND  0x0a000001U /* the data sender */
+#define A_RCV  0x0a000002U
+#define P_SND  40000 /* the flow's ports */
+#define P_RCV  5001
+#define SECRET 0x5eC4e7U
+
+static struct bpf_object *obj;
+static int fd_recv, fd_in, fd_out, fd_ledgers, fd_stats;
+static uint16_t port;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t csum_add(uint32_t sum, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (; len > 1; len -= 2, b += 2)
+		sum += (uint32_t)(b[0] << 8 | b[1]);
+	if (len)
+		sum += (uint32_t)(b[0] << 8);
+	return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons((uint16_t)~sum);
+}
+
+/* The UDP checksum over the pseudo-header of @saddr, @daddr (@alen bytes
+ * each) and the datagram @udp of @len bytes; 0 for a correct one. */
+static uint16_t udp_csum(const void *saddr, const void *daddr, size_t alen, const void *udp,
+			 size_t len)
+{
+	uint32_t sum = 0;
+
+	sum = csum_add(sum, saddr, alen);
+	sum = csum_add(sum, daddr, alen);
+	sum += IPPROTO_UDP + (uint32_t)len;
+	sum = csum_add(sum, udp, len);
+	return csum_fold(sum);
+}
+
+static void wire(struct fp_wire *w, enum fp_type t, uint32_t seq, uint32_t t_us)
+{
+	memset(w, 0, sizeof(*w));
+	w->magic = FP_MAGIC;
+	w->ver_type = FP_VERSION << 4 | t;
+	w->dport = htons(P_RCV);
+	w->seq = htonl(seq);
+	w->t_us = htonl(t_us);
+	w->secret = SECRET;
+	w->count = 1;
+}
+
+/* An emulation packet of the flow, sender to receiver, ECT(0). */
+static void emu4(struct emu4 *p)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->eth.h_dest, "\x02\0\0\0\0\x02", 6);
+	memcpy(p->eth.h_source, "\x02\0\0\0\0\x01", 6);
+	p->eth.h_proto = htons(ETH_P_IP);
+	p->ip.version = 4;
+	p->ip.ihl = 5;
+	p->ip.tos = 2;
+	p->ip.tot_len = htons(sizeof(*p) - sizeof(p->eth));
+	p->ip.ttl = 64;
+	p->ip.protocol = IPPROTO_UDP;
+	p->ip.saddr = htonl(A_SND);
+	p->ip.daddr = htonl(A_RCV);
+	p->ip.check = csum_fold(csum_add(0, &p->ip, sizeof(p->ip)));
+	p->udp.source = htons(P_SND);
+	p->udp.dest = htons(port);
+	p->udp.len = htons(sizeof(p->udp) + sizeof(p->w));
+	wire(&p->w, FP_EMULATION, 7, 123456);
+	p->udp.check =
+		udp_csum(&p->ip.saddr, &p->ip.daddr, 4, &p->udp, sizeof(p->udp) + FP_WIRE_LEN);
+}
+
+/* Its credit, as the receiver makes it: receiver to sender. */
+static void credit4(struct emu4 *p, uint32_t t_us, uint32_t secret)
+{
+	emu4(p);
+	p->ip.tos = 0;
+	p->ip.saddr = htonl(A_RCV);
+	p->ip.daddr = htonl(A_SND);
+	p->ip.check = 0;
+	p->ip.check = csum_fold(csum_add(0, &p->ip, sizeof(p->ip)));
+	p->udp.source = htons(port);
+	p->udp.dest = htons(P_SND);
+	wire(&p->w, FP_CREDIT, 7, t_us);
+	p->w.secret = secret;
+	p->udp.check = 0;
+}
+
+static void data4(struct data4 *p, size_t payload)
+{
+	memset(p, 0, sizeof(*p));
+	p->eth.h_proto = htons(ETH_P_IP);
+	p->ip.version = 4;
+	p->ip.ihl = 5;
+	p->ip.tot_len = htons((uint16_t)(sizeof(p->ip) + sizeof(p->tcp) + payload));
+	p->ip.ttl = 64;
+	p->ip.protocol = IPPROTO_TCP;
+	p->ip.saddr = htonl(A_SND);
+	p->ip.daddr = htonl(A_RCV);
+	p->ip.check = csum_fold(csum_add(0, &p->ip, sizeof(p->ip)));
+	p->tcp.source = htons(P_SND);
+	p->tcp.dest = htons(P_RCV);
+	p->tcp.doff = 5;
+	p->tcp.ack = 1;
+}
+
+static void setup(void)
+{
+	const struct algo *a = algo_find("bpf_flashpass");
+	struct bpf_map *ro;
+	uint64_t v;
+
+	cr_assert_not_null(a);
+	obj = obj_open_algo(a);
+	cr_assert_not_null(obj, "open bpf_flashpass");
+	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
+	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
+	fd_in = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_in"));
+	fd_out = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_out"));
+	fd_ledgers = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_ledgers"));
+	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
+	ro = obj_rodata(obj);
+	cr_assert_not_null(ro);
+	cr_assert_eq(rodata_get(obj, bpf_map__initial_value(ro, &(size_t){ 0 }), "port", &v), 0);
+	port = (uint16_t)v;
+}
+
+static void teardown(void)
+{
+	bpf_object__close(obj);
+	obj = NULL;
+}
+
+static uint64_t stat_of(uint32_t idx)
+{
+	int n = libbpf_num_possible_cpus();
+	struct ccs_stats *s = calloc((size_t)n, sizeof(*s));
+	uint32_t zero = 0;
+	uint64_t sum = 0;
+
+	cr_assert_not_null(s);
+	cr_assert_eq(bpf_map_lookup_elem(fd_stats, &zero, s), 0);
+	for (int i = 0; i < n; i++)
+		sum += s[i].v[idx];
+	free(s);
+	return sum;
+}
+
+struct run {
+	int ret;
+	uint32_t len;
+	uint64_t tstamp;
+};
+
+/* Run one packet through @fd; the rewritten packet comes back in @out. */
+static struct run run(int fd, const void *in, size_t len, void *out, uint32_t gso_segs)
+{
+	struct __sk_buff ctx = { .gso_segs = gso_segs }, ctx_out = {};
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = (uint32_t)len,
+		    .data_out = out, .data_size_out = out ? (uint32_t)len + 64 : 0, .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .ctx_out = &ctx_out,
+		    .ctx_size_out = sizeof(ctx_out));
+
+	cr_assert_eq(bpf_prog_test_run_opts(fd, &o), 0, "test_run (%zu bytes): %s", len,
+		     strerror(errno));
+	return (struct run){ (int)o.retval, o.data_size_out, ctx_out.tstamp };
+}
+
+static void key_of_flow(struct fp_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->saddr[2] = k->daddr[2] = htonl(0xffff);
+	k->saddr[3] = htonl(A_SND);
+	k->daddr[3] = htonl(A_RCV);
+	k->sport = htons(P_SND);
+	k->dport = htons(P_RCV);
+}
+
+static struct fp_ledger *ledger_new(uint32_t phase)
+{
+	static struct fp_ledger l;
+	struct fp_key k;
+
+	memset(&l, 0, sizeof(l));
+	l.secret = SECRET;
+	l.phase = phase;
+	l.t_wait_ns = 40000000ULL; /* 40 ms */
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
+	return &l;
+}
+
+static struct fp_ledger *ledger(void)
+{
+	static struct fp_ledger l;
+	struct fp_key k;
+
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_lookup_elem(fd_ledgers, &k, &l), 0, "the flow's ledger");
+	return &l;
+}
+
+TestSuite(flashpass_kern, .init = setup, .fini = teardown);
+
+Test(flashpass_kern, receiver_returns_an_emulation_packet_as_its_credit)
+{
+	struct emu4 in, out;
+	struct run r;
+
+	emu4(&in);
+	r = run(fd_recv, &in, sizeof(in), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_REDIRECT, "sent back out: %d", r.ret);
+	cr_assert_eq(r.len, sizeof(in));
+	cr_assert_arr_eq(out.eth.h_dest, in.eth.h_source, 6, "MACs swapped");
+	cr_assert_arr_eq(out.eth.h_source, in.eth.h_dest, 6);
+	cr_assert_eq(out.ip.saddr, in.ip.daddr, "addresses swapped");
+	cr_assert_eq(out.ip.daddr, in.ip.saddr);
+	cr_assert_eq(out.ip.tos, 0, "a credit is Not-ECT, DSCP 0");
+	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0, "IP checksum valid");
+	cr_assert_eq(out.udp.source, in.udp.dest, "ports swapped");
+	cr_assert_eq(out.udp.dest, in.udp.source);
+	cr_assert_eq(out.w.ver_type, FP_VERSION << 4 | FP_CREDIT, "type changed");
+	cr_assert_eq(out.w.seq, in.w.seq, "sequence, time and secret echoed");
+	cr_assert_eq(out.w.t_us, in.w.t_us);
+	cr_assert_eq(out.w.secret, in.w.secret);
+	cr_assert_eq(out.w.dport, in.w.dport);
+	cr_assert_eq(udp_csum(&out.ip.saddr, &out.ip.daddr, 4, &out.udp,
+			      sizeof(out.udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid");
+	cr_assert_eq(stat_of(FP_STAT_REFLECTED), 1);
+}
+
+Test(flashpass_kern, receiver_keeps_a_zero_udp_checksum_zero)
+{
+	struct emu4 in, out;
+
+	emu4(&in);
+	in.udp.check = 0; /* IPv4: no checksum */
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_eq(out.udp.check, 0);
+}
+
+Test(flashpass_kern, receiver_reflects_ipv6)
+{
+	struct emu6 in, out;
+	struct emu4 v4;
+
+	emu4(&v4);
+	memset(&in, 0, sizeof(in));
+	in.eth = v4.eth;
+	in.eth.h_proto = htons(ETH_P_IPV6);
+	in.ip6.version = 6;
+	in.ip6.payload_len = htons(sizeof(in.udp) + FP_WIRE_LEN);
+	in.ip6.nexthdr = IPPROTO_UDP;
+	in.ip6.hop_limit = 64;
+	inet_pton(AF_INET6, "fd00::1", &in.ip6.saddr);
+	inet_pton(AF_INET6, "fd00::2", &in.ip6.daddr);
+	in.udp = v4.udp;
+	in.w = v4.w;
+	in.udp.check = 0;
+	in.udp.check =
+		udp_csum(&in.ip6.saddr, &in.ip6.daddr, 16, &in.udp, sizeof(in.udp) + FP_WIRE_LEN);
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_arr_eq(&out.ip6.saddr, &in.ip6.daddr, 16);
+	cr_assert_arr_eq(&out.ip6.daddr, &in.ip6.saddr, 16);
+	cr_assert_eq(out.w.ver_type, FP_VERSION << 4 | FP_CREDIT);
+	cr_assert_eq(udp_csum(&out.ip6.saddr, &out.ip6.daddr, 16, &out.udp,
+			      sizeof(out.udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid (mandatory on IPv6)");
+}
+
+/* Each malformed emulation packet is dropped and counted under @idx. */
+static void refused(const struct emu4 *p, size_t len, uint32_t idx, const char *what)
+{
+	uint64_t before = stat_of(idx), refl = stat_of(FP_STAT_REFLECTED);
+
+	cr_assert_eq(run(fd_recv, p, len, NULL, 0).ret, TC_ACT_SHOT, "%s: dropped", what);
+	cr_assert_eq(stat_of(idx), before + 1, "%s: counted", what);
+	cr_assert_eq(stat_of(FP_STAT_REFLECTED), refl, "%s: not reflected", what);
+}
+
+Test(flashpass_kern, receiver_drops_and_counts_every_malformed_case)
+{
+	struct emu4 p;
+	uint8_t big[sizeof(p) + 1];
+
+	emu4(&p);
+	p.udp.len = htons(sizeof(p.udp) + FP_WIRE_LEN - 1);
+	refused(&p, sizeof(p), FP_STAT_WIRE_SHORT, "UDP payload one byte short");
+	emu4(&p);
+	p.udp.len = htons(4);
+	refused(&p, sizeof(p), FP_STAT_WIRE_SHORT, "UDP length below its header");
+	emu4(&p);
+	p.udp.len = htons(sizeof(p.udp) + FP_WIRE_LEN + 1);
+	refused(&p, sizeof(p), FP_STAT_WIRE_SHORT, "UDP length beyond the IP packet");
+	emu4(&p);
+	memcpy(big, &p, sizeof(p));
+	big[sizeof(p)] = 0;
+	((struct emu4 *)big)->ip.tot_len = htons(sizeof(p) - sizeof(p.eth) + 1);
+	((struct emu4 *)big)->udp.len = htons(sizeof(p.udp) + FP_WIRE_LEN + 1);
+	refused((struct emu4 *)big, sizeof(big), FP_STAT_WIRE_LONG, "one byte too long");
+	emu4(&p);
+	p.w.magic ^= 1;
+	refused(&p, sizeof(p), FP_STAT_WIRE_BAD, "bad magic");
+	emu4(&p);
+	p.w.ver_type = (FP_VERSION + 1) << 4 | FP_EMULATION;
+	refused(&p, sizeof(p), FP_STAT_WIRE_BAD, "another version");
+	emu4(&p);
+	p.w.ver_type = FP_VERSION << 4 | FP_CREDIT;
+	refused(&p, sizeof(p), FP_STAT_WIRE_BAD, "a credit sent to the receiver role");
+	emu4(&p);
+	p.w.count = 0;
+	refused(&p, sizeof(p), FP_STAT_WIRE_BAD, "count 0");
+}
+
+Test(flashpass_kern, other_traffic_passes_untouched)
+{
+	struct emu4 in, out;
+	struct data4 d, dout;
+
+	emu4(&in);
+	in.udp.dest = htons(port + 1);
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_OK, "another UDP port");
+	cr_assert_arr_eq(&out, &in, sizeof(in), "unchanged");
+	emu4(&in);
+	in.ip.frag_off = htons(0x2000); /* a first fragment: no L4 header to trust */
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), NULL, 0).ret, TC_ACT_OK, "a fragment");
+	emu4(&in);
+	cr_assert_eq(run(fd_recv, &in, 38, NULL, 0).ret, TC_ACT_OK, "cut in the UDP header");
+	data4(&d, 100);
+	cr_assert_eq(run(fd_recv, &d, sizeof(d) - 900, &dout, 0).ret, TC_ACT_OK, "TCP");
+	cr_assert_eq(run(fd_out, &d, sizeof(d) - 900, &dout, 0).ret, TC_ACT_OK,
+		     "sender egress: a flow without a ledger");
+	cr_assert_arr_eq(&dout, &d, sizeof(d) - 900, "unchanged");
+	cr_assert_eq(stat_of(FP_STAT_WIRE_SHORT) + stat_of(FP_STAT_WIRE_LONG) +
+			     stat_of(FP_STAT_WIRE_BAD),
+		     0);
+}
+
+Test(flashpass_kern, credits_of_the_flow_go_to_its_ledger_usable_at_t_plus_t_wait)
+{
+	uint64_t now = mono_ns();
+	uint32_t t_us = (uint32_t)(now / 1000) - 5000; /* sent 5 ms ago */
+	struct emu4 c;
+	struct fp_ledger *l;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "credits end here");
+	l = ledger();
+	cr_assert_eq(l->credits_recv, 1);
+	cr_assert_eq(l->ring.head, 1);
+	cr_assert_eq(l->ring.at[0], t_us + 40000, "usable at T + 40 ms");
+	cr_assert_eq(l->last_seq, 7);
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 1);
+}
+
+Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
+{
+	struct emu4 c;
+	struct fp_ledger *l;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, 1000, SECRET ^ 1);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_FORGED), 1);
+	credit4(&c, 1000, SECRET);
+	c.udp.dest = htons(P_SND + 1); /* another flow's port */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 1);
+	credit4(&c, 1000, SECRET);
+	c.w.dport = htons(P_RCV + 1);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 2);
+	l = ledger();
+	cr_assert_eq(l->credits_recv, 0, "no credit taken");
+	cr_assert_eq(l->ring.head, 0);
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
+}
+
+Test(flashpass_kern, a_full_ring_refuses_the_credit_as_wasted)
+{
+	static struct fp_ledger l;
+	struct fp_key k;
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	l = *ledger();
+	l.ring.head = FP_RING - FP_RING_SLACK; /* full */
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
+	credit4(&c, 1000, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->ring.head, FP_RING - FP_RING_SLACK, "nothing overwritten");
+	cr_assert_eq(ledger()->wasted, 1);
+	cr_assert_eq(ledger()->credits_recv, 1, "received, though");
+	cr_assert_eq(stat_of(FP_STAT_CREDITS_WASTED), 1);
+}
+
+/* Bank @n credits usable at @at_us[i] in the flow's ledger. */
+static void bank(struct fp_ledger *l, const uint32_t *at_us, uint32_t n)
+{
+	struct fp_key k;
+
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert(fp_ring_put(&l->ring, at_us[i]));
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+}
+
+Test(flashpass_kern, data_under_a_credit_is_scheduled_and_held_to_its_time)
+{
+	uint64_t now = mono_ns();
+	uint32_t at[2] = { (uint32_t)(now / 1000) + 20000, (uint32_t)(now / 1000) + 21000 };
+	struct data4 d, out;
+	struct run r;
+
+	bank(ledger_new(FP_PHASE_CREDIT), at, 2);
+	data4(&d, 1000);
+	d.ip.tos = 8 << 2; /* left by another tagger: rewritten */
+	d.ip.check = 0;
+	d.ip.check = csum_fold(csum_add(0, &d.ip, sizeof(d.ip)));
+	r = run(fd_out, &d, sizeof(d), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 0, "scheduled: DSCP 0");
+	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0, "IP checksum valid");
+	cr_assert_eq(r.tstamp, fp_time_expand(mono_ns(), at[0]), "held to the credit's time");
+	cr_assert_eq(ledger()->ring.tail, 1, "one credit spent");
+	cr_assert_eq(ledger()->credits_used, 1);
+	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED), 1);
+}
+
+Test(flashpass_kern, data_without_a_credit_is_unscheduled)
+{
+	uint64_t now = mono_ns();
+	uint32_t at[1] = { (uint32_t)(now / 1000) };
+	struct data4 d, out;
+
+	data4(&d, 1000);
+	ledger_new(FP_PHASE_PRECREDIT);
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 8, "pre-credit data: unscheduled DSCP (CS1)");
+	cr_assert_eq(out.ip.tos & 3, 0, "ECN bits kept");
+	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0);
+	bank(ledger_new(FP_PHASE_CREDIT), at, 1);
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 2).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 8, "a GSO frame of 2 with 1 credit: unscheduled");
+	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 3, "1 + 2 segments");
+	cr_assert_eq(ledger()->credits_used, 1, "the one credit is spent still");
+	ledger_new(FP_PHASE_FALLBACK);
+	d.ip.tos = 2;
+	d.ip.check = 0;
+	d.ip.check = csum_fold(csum_add(0, &d.ip, sizeof(d.ip)));
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
+	cr_assert_arr_eq(&out, &d, sizeof(d), "a fallen-back flow is left alone");
+	data4(&d, 0);
+	ledger_new(FP_PHASE_PRECREDIT);
+	cr_assert_eq(run(fd_out, &d, sizeof(d) - 1000, &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos, 0, "a pure ACK is no data");
+	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 3);
+}
+
+Test(flashpass_kern, a_credit_long_past_its_time_is_wasted)
+{
+	uint64_t now = mono_ns();
+	uint32_t at[2] = { (uint32_t)(now / 1000) - 100000, (uint32_t)(now / 1000) };
+	struct data4 d, out;
+
+	bank(ledger_new(FP_PHASE_CREDIT), at, 2); /* the first 100 ms old, T_wait 40 ms */
+	data4(&d, 1000);
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 0, "the second credit carried it");
+	cr_assert_eq(ledger()->wasted, 1);
+	cr_assert_eq(ledger()->credits_used, 1);
+	cr_assert_eq(ledger()->ring.tail, 2);
+	cr_assert_eq(stat_of(FP_STAT_CREDITS_WASTED), 1);
+}
+
+/*
+ * Random and cut packets at every role: each ends dropped, passed or (the
+ * receiver) reflected; the sender's ledger takes no credit, since none has
+ * the secret, and every packet to the port is counted exactly once.
+ */
+Test(flashpass_kern, fuzz_no_packet_mis_accounts)
+{
+	uint64_t seen = 0, counted;
+	struct emu4 base, p;
+	uint8_t out[sizeof(p) + 64];
+	unsigned seed = (unsigned)time(NULL);
+
+	srand(seed);
+	ledger_new(FP_PHASE_CREDIT);
+	for (int i = 0; i < 20000; i++) {
+		size_t len = sizeof(p);
+		uint8_t *b = (uint8_t *)&p;
+		int role = i % 2, ret;
+
+		if (role)
+			credit4(&base, (uint32_t)rand(), SECRET ^ 0x01010101U);
+		else
+			emu4(&base);
+		p = base;
+		/* flip 1-4 random bytes from the UDP header on, or cut the frame */
+		for (int f = rand() % 4; f >= 0; f--)
+			b[offsetof(struct emu4, udp) +
+			  (size_t)rand() % (sizeof(p) - offsetof(struct emu4, udp))] =
+				(uint8_t)rand();
+		if (rand() % 4 == 0)
+			len = 34 + (size_t)rand() % (sizeof(p) - 34); /* IP header whole: the
+								      * kernel's test_run minimum */
+		if (role ? p.udp.source == htons(port) : p.udp.dest == htons(port))
+			seen += len == sizeof(p); /* a whole IP packet to/from the port */
+		ret = run(role ? fd_in : fd_recv, &p, len, out, 0).ret;
+		cr_assert(ret == TC_ACT_OK || ret == TC_ACT_SHOT || ret == TC_ACT_REDIRECT,
+			  "seed %u, packet %d: verdict %d", seed, i, ret);
+		cr_assert(role == 0 || ret != TC_ACT_REDIRECT,
+			  "seed %u: the sender reflects nothing", seed);
+	}
+	counted = stat_of(FP_STAT_REFLECTED) + stat_of(FP_STAT_WIRE_SHORT) +
+		  stat_of(FP_STAT_WIRE_LONG) + stat_of(FP_STAT_WIRE_BAD) +
+		  stat_of(FP_STAT_CREDIT_FORGED) + stat_of(FP_STAT_CREDIT_UNKNOWN);
+	cr_assert_eq(counted, seen, "seed %u: each whole packet of the port counted once", seed);
+	cr_assert_eq(ledger()->credits_recv, 0, "seed %u: no credit without the secret", seed);
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
+}
