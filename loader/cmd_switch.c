@@ -29,6 +29,13 @@
 #include "util.h"
 #include "switch.h"
 #include "switch.skel.h"
+#include "flashpass.h"
+
+_Static_assert(SW_EMU_FRAME == FP_FRAME_WIRE, "the switch and bpf_flashpass agree on the frame");
+
+/* The spec's emulation queue: 8 packets, Not-ECT dropped above 2. */
+#define SW_EMU_PKTS	 8
+#define SW_EMU_OVER_PKTS 2
 
 /* __u64 is unsigned long long, uint64_t unsigned long: print through this. */
 #define U(x) ((uint64_t)(x))
@@ -62,6 +69,10 @@ static const struct cli switch_cli = {
 			  "drop threshold of traffic class C (1..3)" },
 			{ "dscp-class", 'D', "D=C", SUB(SW_ATTACH),
 			  "DSCP value D (0..63) belongs to class C" },
+			{ "emulation", 'e', "PORT", SUB(SW_ATTACH),
+			  "FlashPass's emulation queue for UDP to PORT (bpf_flashpass's port "
+			  "tunable, 7190 by default): rate x 84/1622, 8 packets, Not-ECT dropped "
+			  "above 2" },
 			{ "netns", 'n', "NAME", SUB_ALL,
 			  "the device is in network namespace NAME" },
 			{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
@@ -138,6 +149,11 @@ static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
 	printf("switch on %s egress: rate %" PRIu64
 	       "bit buffer %ub ecn-k %ub, %s queue (prog id %u)\n",
 	       dev, U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue), opts.prog_id);
+	if (c->emu_port)
+		printf("emulation queue for UDP port %u: %" PRIu64
+		       "bit, %u packets, Not-ECT dropped above %u\n",
+		       c->emu_port, U(c->emu_rate_bps), c->emu_buffer / SW_EMU_FRAME,
+		       c->emu_over / SW_EMU_FRAME);
 out:
 	switch_bpf__destroy(skel);
 	return err ? 1 : 0;
@@ -236,11 +252,12 @@ static int find_state(const char *dev, const char *netns, int *state_fd, int *ct
 
 /* The switch's state as a reader sees it: a reset the program has not
  * carried out yet (no packet since) is applied to the copy. */
-static int read_state(int state_fd, int ctl_fd, struct sw_state *s, struct sw_ctl *ctl)
+static int read_state(int state_fd, int ctl_fd, uint32_t key, struct sw_state *s,
+		      struct sw_ctl *ctl)
 {
 	uint32_t zero = 0;
 
-	if (bpf_map_lookup_elem_flags(state_fd, &zero, s, BPF_F_LOCK) ||
+	if (bpf_map_lookup_elem_flags(state_fd, &key, s, BPF_F_LOCK) ||
 	    bpf_map_lookup_elem(ctl_fd, &zero, ctl)) {
 		pr_warn("cannot read the switch state: %s\n", strerror(errno));
 		return -1;
@@ -250,8 +267,30 @@ static int read_state(int state_fd, int ctl_fd, struct sw_state *s, struct sw_ct
 	return 0;
 }
 
+/* The emulation queue's part of the stats (class 0: Not-ECT, 1: ECT). */
+static void print_emu_stats(const struct sw_config *c, const struct sw_state *e, int json)
+{
+	if (json) {
+		printf(",\"emulation\":{\"port\":%u,\"rate_bps\":%" PRIu64
+		       ",\"buffer\":%u,\"over\":%u,\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64
+		       ",\"normal\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64
+		       "},\"over_provisioned\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64 "}}",
+		       c->emu_port, U(c->emu_rate_bps), c->emu_buffer, c->emu_over, U(e->backlog),
+		       U(e->max_backlog), U(e->cls[1].pkts), U(e->cls[1].dropped),
+		       U(e->cls[0].pkts), U(e->cls[0].dropped));
+		return;
+	}
+	printf("emulation queue (UDP port %u): %" PRIu64
+	       "bit, %u packets, Not-ECT above %u; now %" PRIu64 "b, max %" PRIu64 "b\n",
+	       c->emu_port, U(c->emu_rate_bps), c->emu_buffer / SW_EMU_FRAME,
+	       c->emu_over / SW_EMU_FRAME, U(e->backlog), U(e->max_backlog));
+	printf("  normal (ECT): %" PRIu64 " passed, %" PRIu64
+	       " dropped; over-provisioned (Not-ECT): %" PRIu64 " passed, %" PRIu64 " dropped\n",
+	       U(e->cls[1].pkts), U(e->cls[1].dropped), U(e->cls[0].pkts), U(e->cls[0].dropped));
+}
+
 static void print_stats(const char *dev, const struct sw_config *c, const struct sw_state *s,
-			int json)
+			const struct sw_state *emu, int json)
 {
 	uint64_t avg = s->busy_ns ? U(s->area) * 1000 / U(s->busy_ns) : 0;
 	uint64_t tot[6] = {};
@@ -284,7 +323,10 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 			       U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
 			       U(s->cls[i].dropped), U(s->cls[i].dropped_bytes),
 			       U(s->cls[i].not_ect_over_k));
-		printf("]}\n");
+		printf("]");
+		if (emu)
+			print_emu_stats(c, emu, 1);
+		printf("}\n");
 		return;
 	}
 	printf("switch on %s: rate %" PRIu64 "bit buffer %ub ecn-k %ub, %s queue\n", dev,
@@ -304,6 +346,8 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		       "\n",
 		       i, U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
 		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k));
+	if (emu)
+		print_emu_stats(c, emu, 0);
 }
 
 static volatile sig_atomic_t stop;
@@ -339,7 +383,7 @@ static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned 
 		uint64_t tot[3] = {}, now;
 		int i;
 
-		if (read_state(fd, ctl_fd, &s, &ctl))
+		if (read_state(fd, ctl_fd, SW_STATE_DATA, &s, &ctl))
 			return 1;
 		now = mono_ns();
 		if (s.last_ns)
@@ -362,7 +406,7 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset,
 		    unsigned int interval_ms)
 {
 	struct sw_config c = {};
-	struct sw_state s = {};
+	struct sw_state s = {}, emu = {};
 	struct sw_ctl ctl = {};
 	uint32_t zero = 0;
 	int fd = -1, ctl_fd = -1, err = 0;
@@ -373,11 +417,12 @@ static int tc_stats(const char *dev, const char *netns, int json, int reset,
 		err = sample_queue(fd, ctl_fd, &c, interval_ms);
 		goto out;
 	}
-	if (read_state(fd, ctl_fd, &s, &ctl)) {
+	if (read_state(fd, ctl_fd, SW_STATE_DATA, &s, &ctl) ||
+	    (c.emu_port && read_state(fd, ctl_fd, SW_STATE_EMU, &emu, &ctl))) {
 		err = 1;
 		goto out;
 	}
-	print_stats(dev, &c, &s, json);
+	print_stats(dev, &c, &s, c.emu_port ? &emu : NULL, json);
 	/* The program resets at its next packet, under its lock (sw_ctl). */
 	ctl.reset_gen++;
 	if (reset && bpf_map_update_elem(ctl_fd, &zero, &ctl, 0)) {
@@ -450,6 +495,13 @@ int cmd_switch(int argc, char **argv)
 				return 2;
 			c.dscp_class[a] = (uint8_t)v;
 			break;
+		case 'e':
+			if (parse_u64(optarg, &v) || !v || v > 65535) {
+				pr_warn("--emulation: '%s' is not a UDP port\n", optarg);
+				return 2;
+			}
+			c.emu_port = (uint32_t)v;
+			break;
 		case 'n': netns = optarg; break;
 		case 'j': json = 1; break;
 		case 'R': reset = 1; break;
@@ -479,6 +531,11 @@ int cmd_switch(int argc, char **argv)
 		if (c.ecn_k >= c.buffer) {
 			pr_warn("--ecn-k (%u) must be below --buffer (%u)\n", c.ecn_k, c.buffer);
 			return 2;
+		}
+		if (c.emu_port) {
+			c.emu_rate_bps = fp_emu_bps(c.rate_bps);
+			c.emu_buffer = SW_EMU_PKTS * SW_EMU_FRAME;
+			c.emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME;
 		}
 		for (i = 1; i < SW_CLASSES; i++)
 			if (c.class_limit[i] > c.buffer) {

@@ -3,7 +3,8 @@
  * ccs_switch: the test network's bottleneck switch (cls_bpf, direct action,
  * clsact egress of the router's bottleneck port).  The queue model and the
  * decisions are in switch.h; this file takes the lock and rewrites the ECN
- * field.  Frames are parsed by lib/parse.bpf.h (untrusted: read with
+ * field; FlashPass's emulation packets, when configured, go to a queue of
+ * their own (sw_emu_packet()).  Frames are parsed by lib/parse.bpf.h (untrusted: read with
  * bpf_skb_load_bytes(), up to two VLAN tags); a malformed IP header is
  * counted, and anything that is not valid IPv4/IPv6 is class 0 and
  * Not-ECT.
@@ -23,9 +24,10 @@ const volatile struct sw_config cfg = {
 	.buffer = 100000,
 };
 
+/* SW_STATE_DATA: the port's queue; SW_STATE_EMU: the emulation queue */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct sw_state);
 } sw_state SEC(".maps");
@@ -67,6 +69,32 @@ static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
 	return BPF_CORE_READ(q, qstats.backlog);
 }
 
+/* Is the packet at @p one for the emulation queue (UDP to emu_port)? */
+static __always_inline bool sw_is_emulation(struct __sk_buff *skb, const struct ccs_pkt *p)
+{
+	struct udphdr uh;
+
+	return cfg.emu_port && p->l4_proto == IPPROTO_UDP && p->l4_off &&
+	       !bpf_skb_load_bytes(skb, p->l4_off, &uh, sizeof(uh)) &&
+	       uh.dest == bpf_htons(cfg.emu_port);
+}
+
+static __always_inline int sw_emulation(__u64 now, __u64 gen, int ect)
+{
+	__u32 key = SW_STATE_EMU;
+	struct sw_state *s = bpf_map_lookup_elem(&sw_state, &key);
+	enum sw_verdict v;
+
+	if (!s)
+		return TC_ACT_OK;
+	bpf_spin_lock(&s->lock);
+	if (s->reset_gen != gen)
+		sw_reset_counters(s, gen);
+	v = sw_emu_packet(s, &cfg, now, ect);
+	bpf_spin_unlock(&s->lock);
+	return v == SW_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
 SEC("tc")
 int ccs_switch(struct __sk_buff *skb)
 {
@@ -89,6 +117,8 @@ int ccs_switch(struct __sk_buff *skb)
 		real = qdisc_backlog(skb);
 	ctl = bpf_map_lookup_elem(&sw_ctl, &zero);
 	gen = ctl ? ctl->reset_gen : 0;
+	if (kind == CCS_PKT_IP && sw_is_emulation(skb, &p))
+		return sw_emulation(now, gen, ect);
 	s = bpf_map_lookup_elem(&sw_state, &zero);
 	if (!s)
 		return TC_ACT_OK;

@@ -53,7 +53,20 @@ struct sw_config {
 	__u32 class_limit[SW_CLASSES]; /* per-class drop threshold, bytes (<= buffer) */
 	__u8 dscp_class[SW_DSCPS];     /* traffic class of each DSCP value */
 	__u32 queue;		       /* enum sw_queue */
+	/* FlashPass's emulation queue (sw_emu_packet), for UDP to emu_port;
+	 * emu_port 0: none, and such packets are data like any other */
+	__u32 emu_port;
+	__u64 emu_rate_bps; /* its drain rate */
+	__u32 emu_buffer;   /* bytes, SW_EMU_FRAME per packet */
+	__u32 emu_over;	    /* Not-ECT (over-provisioned) ones dropped above this */
 };
+
+/* An emulation packet in the emulation queue: a minimum Ethernet frame on
+ * the wire (FP_FRAME_WIRE in bpf/flashpass.h), whatever its length here. */
+#define SW_EMU_FRAME  84U
+/* the state map's entries */
+#define SW_STATE_DATA 0
+#define SW_STATE_EMU  1
 
 struct sw_class_stats {
 	__u64 pkts; /* enqueued (passed or marked) */
@@ -259,6 +272,33 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 	if (s->backlog > s->max_backlog)
 		s->max_backlog = s->backlog;
 	return v;
+}
+
+/*
+ * FlashPass's emulation queue (../shared/specs/flashpass.md): a virtual
+ * queue drained at emu_rate_bps, holding emu_buffer bytes of emulation
+ * packets; above emu_over, Not-ECT (over-provisioned) ones are dropped
+ * and only ECT (normal) ones admitted.  Class 0 counts the Not-ECT ones,
+ * class 1 the ECT ones.  Never marks.  The caller holds the lock.
+ */
+static inline enum sw_verdict sw_emu_packet(struct sw_state *s, const volatile struct sw_config *c,
+					    __u64 now, int ect)
+{
+	struct sw_class_stats *cs = &s->cls[ect ? 1 : 0];
+	__u32 limit = ect ? c->emu_buffer : c->emu_over;
+
+	sw_advance(s, now, c->emu_rate_bps);
+	if (s->backlog + SW_EMU_FRAME > limit) {
+		cs->dropped++;
+		cs->dropped_bytes += SW_EMU_FRAME;
+		return SW_DROP;
+	}
+	cs->pkts++;
+	cs->bytes += SW_EMU_FRAME;
+	s->backlog += SW_EMU_FRAME;
+	if (s->backlog > s->max_backlog)
+		s->max_backlog = s->backlog;
+	return SW_PASS;
 }
 
 /* One frame of one packet. */

@@ -15,6 +15,7 @@
 #include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -472,4 +473,62 @@ Test(switch_kern, qdisc_mode_without_tbf_uses_the_virtual_queue, .fini = teardow
 	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
 	cr_assert_eq(out.ip.tos, 0x03, "judged on the 40 kB virtual queue: above K, marked");
 	cr_assert_eq(get_state().no_real, 1);
+}
+
+/* FlashPass's emulation queue: UDP to emu_port, 8 frames, Not-ECT above 2,
+ * drained at 1 Mbit/s * 84/1622 here (one frame per 13 ms: a burst of
+ * test runs drains nothing). */
+Test(switch_kern, emulation_packets_have_their_own_queue, .fini = teardown)
+{
+	struct {
+		struct ethhdr eth;
+		struct iphdr ip;
+		struct udphdr udp;
+		uint8_t payload[18];
+	} __attribute__((packed)) p;
+	struct sw_state e;
+	uint32_t key = SW_STATE_EMU;
+	int i;
+
+	skel = switch_bpf__open();
+	cr_assert_not_null(skel);
+	skel->rodata->cfg.rate_bps = SLOW;
+	skel->rodata->cfg.buffer = 100000;
+	skel->rodata->cfg.emu_port = 7190;
+	skel->rodata->cfg.emu_rate_bps = SLOW / 1622 * 84;
+	skel->rodata->cfg.emu_buffer = 8 * SW_EMU_FRAME;
+	skel->rodata->cfg.emu_over = 2 * SW_EMU_FRAME;
+	cr_assert_eq(switch_bpf__load(skel), 0);
+	prog_fd = bpf_program__fd(skel->progs.ccs_switch);
+	state_fd = bpf_map__fd(skel->maps.sw_state);
+
+	memset(&p, 0, sizeof(p));
+	p.eth.h_proto = htons(ETH_P_IP);
+	p.ip.version = 4;
+	p.ip.ihl = 5;
+	p.ip.tot_len = htons(sizeof(p) - sizeof(p.eth));
+	p.ip.ttl = 64;
+	p.ip.protocol = IPPROTO_UDP;
+	p.ip.check = ip_csum(&p.ip, sizeof(p.ip));
+	p.udp.dest = htons(7190);
+	p.udp.len = htons(sizeof(p.udp) + sizeof(p.payload));
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(run(&p, sizeof(p), NULL, 1), i < 2 ? TC_ACT_OK : TC_ACT_SHOT,
+			     "Not-ECT emulation packet %d", i + 1);
+	p.ip.tos = 2; /* ECT(0) */
+	p.ip.check = 0;
+	p.ip.check = ip_csum(&p.ip, sizeof(p.ip));
+	for (i = 2; i < 9; i++)
+		cr_assert_eq(run(&p, sizeof(p), NULL, 1), i < 8 ? TC_ACT_OK : TC_ACT_SHOT,
+			     "ECT emulation packet %d", i + 1);
+	cr_assert_eq(bpf_map_lookup_elem_flags(state_fd, &key, &e, BPF_F_LOCK), 0);
+	cr_assert_eq(e.cls[0].pkts, 2);
+	cr_assert_eq(e.cls[0].dropped, 1);
+	cr_assert_eq(e.cls[1].pkts, 6);
+	cr_assert_eq(e.cls[1].dropped, 1);
+	cr_assert_eq(get_state().cls[0].pkts + get_state().cls[0].dropped, 0,
+		     "the data queue saw none of them");
+	p.udp.dest = htons(7191);
+	cr_assert_eq(run(&p, sizeof(p), NULL, 1), TC_ACT_OK, "UDP to another port is data");
+	cr_assert_eq(get_state().cls[0].pkts, 1);
 }

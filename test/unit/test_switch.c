@@ -528,3 +528,49 @@ Test(sw_reset_counters, counters_go_the_queue_stays)
 	cr_assert_eq(s.cls[1].pkts + s.cls[3].dropped, 0);
 	cr_assert_eq(s.reset_gen, 4);
 }
+
+/* FlashPass's emulation queue at 100 Mbit/s: 8 packets, Not-ECT above 2. */
+static struct sw_config emu_config(void)
+{
+	struct sw_config c = config(100000000, 100000, 0);
+
+	c.emu_port = 7190;
+	c.emu_rate_bps = 100000000ULL / 1622 * 84;
+	c.emu_buffer = 8 * SW_EMU_FRAME;
+	c.emu_over = 2 * SW_EMU_FRAME;
+	return c;
+}
+
+Test(sw_emu_packet, ect_fills_eight_not_ect_stops_at_two)
+{
+	struct sw_config c = emu_config();
+	struct sw_state s = state_at(1000, 0);
+	int i;
+
+	/* a burst at one instant: nothing drains between the packets */
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0), SW_PASS, "Not-ECT %d of 2", i + 1);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0), SW_DROP, "the third Not-ECT is dropped");
+	for (i = 2; i < 8; i++)
+		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1), SW_PASS, "ECT %d of 8", i + 1);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1), SW_DROP, "the ninth packet finds it full");
+	cr_assert_eq(s.backlog, 8 * SW_EMU_FRAME);
+	cr_assert_eq(s.cls[0].pkts, 2);
+	cr_assert_eq(s.cls[0].dropped, 1);
+	cr_assert_eq(s.cls[1].pkts, 6);
+	cr_assert_eq(s.cls[1].dropped, 1);
+	cr_assert_eq(s.cls[1].marked + s.cls[0].marked, 0, "never marks");
+}
+
+Test(sw_emu_packet, drains_at_the_emulation_rate)
+{
+	struct sw_config c = emu_config();
+	struct sw_state s = state_at(1000, 8 * SW_EMU_FRAME);
+	/* 5.18 Mbit/s sends one 84-byte frame in 84 * 8 / 5178792 s = 129.8 us */
+	__u64 t_one = sw_ns_for(SW_EMU_FRAME, c.emu_rate_bps);
+
+	cr_assert(t_one > 129000 && t_one < 130500, "%llu ns per frame", (unsigned long long)t_one);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one / 2, 1), SW_DROP, "half a frame out: full");
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one + 10, 1), SW_PASS, "one frame out: room");
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + 100 * t_one, 0), SW_PASS, "drained: Not-ECT too");
+}
