@@ -6,12 +6,13 @@
  * A flow starts in the pre-credit phase: one initial window, unscheduled
  * (tc/flashpass.bpf.c tags it so the switch drops it first).  Its ledger
  * (map fp_ledgers) tells the emulation pacer it wants credits; from the
- * first credit on, the flow may have in flight what it has plus the
- * credits banked in its ledger and not yet spent, one segment each.  The
- * sender's TC egress spends a credit per data segment and holds the
- * segment until the credit's usable time (T + T_wait: send-time
- * calibration), so the window only has to let it out.  Losses do not cut
- * the window in the credit phases: what is lost is resent under credits.
+ * first credit on, the flow may have in flight what it has plus its
+ * usable credits not yet spent, one segment each: a credit whose
+ * emulation packet left at T is usable from T + T_wait (send-time
+ * calibration), taken from the ledger's ring at each ACK.  The sender's
+ * TC egress spends a credit per data segment.  Pacing follows the rate
+ * at which credits become usable.  Losses do not cut the window in the
+ * credit phases: what is lost is resent under credits.
  *
  * A flow that gets no credit for fallback_rtts RTTs while it has data to
  * send (no receiver or path role: no credits come back), or whose ledger
@@ -20,6 +21,8 @@
  * The arithmetic is in flashpass.h (unit-tested on the host).
  */
 #include "flashpass.bpf.h"
+
+#define FP_TAKE_MAX 256 /* credits taken per ACK at most */
 
 char _license[] SEC("license") = "GPL";
 
@@ -33,6 +36,15 @@ struct {
 	__type(value, struct fp_ledger);
 } fp_ledger_zero SEC(".maps");
 
+/* The emulation pacer's view of each flow: written from user space only;
+ * here so that it is pinned and removed with the algorithm. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FP_MAX_FLOWS);
+	__type(key, struct fp_key);
+	__type(value, struct fp_emu);
+} fp_emu SEC(".maps");
+
 struct fp_ca {
 	__u32 phase;	 /* enum fp_phase */
 	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */
@@ -43,8 +55,8 @@ struct fp_ca {
 	__u32 pad;
 	__u64 last_credit_ns; /* last ACK that saw credits_recv move, or had no demand */
 	__u64 last_recv;      /* credits_recv then */
-	__u64 win_start_ns;   /* the credit-rate window for pacing */
-	__u64 win_recv;
+	__u64 win_start_ns;   /* the usable-credit rate window, for pacing */
+	__u64 win_usable;
 };
 
 _Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -107,6 +119,9 @@ void BPF_PROG(fp_init, struct sock *sk)
 	l->phase = FP_PHASE_PRECREDIT;
 	ca->phase = FP_PHASE_PRECREDIT;
 	tcp_sk(sk)->snd_cwnd = init_cwnd;
+	/* TCP's own pacing (no fq here to do it): the credits' spacing */
+	if (sk->sk_pacing_status == SK_PACING_NONE)
+		sk->sk_pacing_status = SK_PACING_NEEDED;
 }
 
 SEC("struct_ops")
@@ -132,6 +147,24 @@ static __always_inline void fp_fall_back(struct sock *sk, struct fp_ca *ca, stru
 		tcp_sk(sk)->snd_cwnd = 2;
 }
 
+/* Take the ring's credits whose usable time has come (one bpf_loop()
+ * step each, so the verifier checks the step once). */
+struct fp_take {
+	struct fp_ring *r;
+	__u32 now_us;
+	__u32 n;
+};
+
+static long fp_take_one(__u32 i, void *data)
+{
+	struct fp_take *c = data;
+
+	if (!fp_ring_take_one(c->r, c->now_us))
+		return 1;
+	c->n++;
+	return 0;
+}
+
 /*
  * The credit phases: the ledger's demand and calibration inputs, the
  * phase, the window and the pacing rate.  Returns 0 when the flow falls
@@ -141,22 +174,27 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 					     __u64 now)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), banked, rate;
+	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), wait, spare, rate;
+	struct fp_take take = { .r = &l->ring, .now_us = (__u32)(now / 1000) };
 
 	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache);
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
+	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
+	wait = fallback_rtts * rtt;
+	if (wait < (__u64)fallback_ms * 1000000)
+		wait = (__u64)fallback_ms * 1000000;
 	if (recv != ca->last_recv || !l->demand_segs) {
 		if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT) {
 			ca->phase = FP_PHASE_CREDIT;
 			l->phase = FP_PHASE_CREDIT;
 			ca->win_start_ns = now;
-			ca->win_recv = ca->last_recv;
+			ca->win_usable = l->usable;
 			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
 		}
 		ca->last_recv = recv;
 		ca->last_credit_ns = now;
-	} else if (now - ca->last_credit_ns > fallback_rtts * rtt) {
+	} else if (now - ca->last_credit_ns > wait) {
 		fp_fall_back(sk, ca, l, FP_STAT_FALLBACKS);
 		return 0;
 	}
@@ -166,18 +204,25 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		sk->sk_pacing_rate = sk->sk_max_pacing_rate;
 		return 1;
 	}
-	banked = fp_ring_fill(&l->ring);
-	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), banked, 0);
-	/* Pace a quarter above the credit rate of the last RTT: TCP must not
-	 * fall behind the credits; the TC egress holds each segment to its
-	 * credit's time where the qdisc honours it (fq). */
+	bpf_loop(FP_TAKE_MAX, fp_take_one, &take, 0);
+	l->usable += take.n;
+	spare = fp_spare(l);
+	if (!l->demand_segs && spare) {
+		/* usable with nothing to send: a credit is good only now */
+		l->idle_wasted += spare;
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, spare);
+		spare = 0;
+	}
+	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, 0);
+	/* Pace a quarter above the rate credits became usable over the last
+	 * RTT, so that TCP's pacing never holds back a credit's segment. */
 	if (now - ca->win_start_ns >= rtt) {
-		rate = fp_pacing_rate(recv - ca->win_recv, now - ca->win_start_ns, tp->mss_cache,
-				      rtt);
-		rate += rate / 4;
+		rate = fp_pacing_rate(l->usable - ca->win_usable, now - ca->win_start_ns,
+				      tp->mss_cache, rtt);
+		rate += rate * pace_gain_pct / 100;
 		sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
 		ca->win_start_ns = now;
-		ca->win_recv = recv;
+		ca->win_usable = l->usable;
 	}
 	return 1;
 }
@@ -244,11 +289,22 @@ SEC("struct_ops")
 void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
+	struct fp_ledger *l;
 
 	if (ev == CA_EVENT_LOSS)
 		ccs_stat_inc(CCS_STAT_RTO);
-	if (ev == CA_EVENT_TX_START && ca->phase == FP_PHASE_FALLBACK)
+	if (ev != CA_EVENT_TX_START)
+		return;
+	if (ca->phase == FP_PHASE_FALLBACK) {
 		ccs_cwnd_restart_after_idle(sk);
+		return;
+	}
+	/* Data to send after idle (or for the first time): tell the pacer
+	 * before the first ACK brings the real demand. */
+	l = fp_ledger_of(sk);
+	if (l && !l->demand_segs)
+		l->demand_segs = 1;
+	ca->last_credit_ns = bpf_ktime_get_ns(); /* the wait for credits starts now */
 }
 
 SEC(".struct_ops")

@@ -294,9 +294,10 @@ static inline __u32 fp_stamp(__u64 ns)
 /*
  * The ledger of one flow (map fp_ledgers, LRU, keyed by the flow's
  * 4-tuple from the sender's side; freed when the flow closes).  Written
- * by the CC (demand, phase, usage), the pacer (emulation sent, rate) and
- * the sender's TC ingress (credits); each field has one writer, but the
- * TC side, on any CPU, adds to its counters and the ring atomically.
+ * by the CC (demand, phase, calibration), the sender's TC ingress
+ * (credits in) and egress (credits spent); each field has one writer,
+ * but the ingress, on any CPU, adds to its counters and the ring
+ * atomically.  The pacer only reads it.
  */
 enum fp_phase {
 	FP_PHASE_PRECREDIT, /* first RTT: unscheduled data at the initial window */
@@ -317,27 +318,31 @@ struct fp_ledger {
 	/* the CC */
 	__u64 start_ns;
 	__u32 secret;
-	__u32 phase;	    /* enum fp_phase */
-	__u64 demand_segs;  /* write_seq - snd_nxt, in segments */
-	__u64 credits_used; /* segments sent under a credit */
-	__u64 usable;	    /* credits that reached their usable time */
-	__u64 wasted;	    /* credits that expired unused, or found a full ring */
+	__u32 phase;	   /* enum fp_phase */
+	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;
-	/* the pacer */
-	__u64 emu_sent;
-	__u64 emu_over; /* of which over-provisioned (Not-ECT) */
-	__u64 emu_rate; /* packets per second */
-	__u32 emu_seq;	/* next sequence number */
-	__u32 rc_w;
-	__u64 emu_lost; /* sent - credited, per closed interval, summed */
+	__u64 srtt_ns;
+	__u64 usable;	   /* credits whose usable time came (taken from the ring) */
+	__u64 idle_wasted; /* of those, usable while the flow had nothing to send */
+	/* the sender's TC egress */
+	__u64 credits_used; /* segments sent under a credit */
 	/* the sender's TC ingress */
 	__u64 credits_recv;
+	__u64 ring_wasted; /* credits refused by a full ring */
 	__u64 last_credit_ns;
-	__u32 last_seq; /* highest credited sequence number */
+	__u32 last_seq; /* sequence number of the last credit */
 	__u32 pad;
 	struct fp_ring ring;
 };
+
+/* Usable credits not spent yet: what the window may let out. */
+static inline __u64 fp_spare(const struct fp_ledger *l)
+{
+	__u64 spent = l->credits_used + l->idle_wasted;
+
+	return l->usable > spent ? l->usable - spent : 0;
+}
 
 /* Bank a credit usable at stamp @at (fp_stamp()); 0 when the ring is
  * full. */
@@ -352,20 +357,46 @@ static inline int fp_ring_put(struct fp_ring *r, __u32 at)
 	return 1;
 }
 
+/*
+ * The pacer's view of a flow (map fp_emu, same key; written by the
+ * emulation pacer only, read by ccload flashpass flows).
+ */
+struct fp_emu {
+	__u64 sent; /* emulation packets sent */
+	__u64 over; /* of which over-provisioned (Not-ECT) */
+	__u64 lost; /* sent - credited, over the closed intervals */
+	__u64 rate; /* packets per second */
+	__u64 updated_ns;
+	__u32 seq;	 /* next sequence number */
+	__u32 w;	 /* the rate control's weight, 1/1024 */
+	__u32 last_loss; /* of the last interval, 1/1024 */
+	__u32 decreases;
+};
+
+/* Take the oldest ring credit if it is usable at @now_us: 1, else 0 (the
+ * ring is empty, its oldest slot reserved but not filled yet, or not due). */
+static inline int fp_ring_take_one(struct fp_ring *r, __u32 now_us)
+{
+	__u32 at;
+
+	if (r->tail == r->head)
+		return 0;
+	at = r->at[r->tail & (FP_RING - 1)];
+	if (!at || !fp_after_eq(now_us, at))
+		return 0;
+	r->at[r->tail & (FP_RING - 1)] = 0;
+	r->tail++;
+	return 1;
+}
+
 /* Take every ring credit usable at @now_us, at most @max; returns how
- * many.  Stops at a slot a producer reserved but has not filled yet. */
+ * many.  (The CC does the same one bpf_loop() step per credit.) */
 static inline __u32 fp_ring_take(struct fp_ring *r, __u32 now_us, __u32 max)
 {
-	__u32 n = 0, i, at;
+	__u32 n = 0;
 
-	for (i = 0; i < max && r->tail != r->head; i++) {
-		at = r->at[r->tail & (FP_RING - 1)];
-		if (!at || !fp_after_eq(now_us, at))
-			break;
-		r->at[r->tail & (FP_RING - 1)] = 0;
-		r->tail++;
+	while (n < max && fp_ring_take_one(r, now_us))
 		n++;
-	}
 	return n;
 }
 
@@ -428,14 +459,19 @@ enum fp_stat {
 #define FP_MAX_FLOWS 4096 /* ledgers (LRU): the oldest goes first when full */
 
 /* Tunables of bpf_flashpass (lib/tunables.h). */
-#define FP_TUNABLES(X)                                                                         \
-	X(port, UINT, 1, 65535, FP_DEFAULT_PORT, "UDP port of emulation and credit packets")   \
-	X(init_cwnd, UINT, 1, 1024, 10,                                                        \
-	  "pre-credit window (first RTT, unscheduled data), segments")                         \
-	X(t_wait_us, UINT, 0, 10000000, 0,                                                     \
-	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")                \
-	X(fallback_rtts, UINT, 1, 1000, 4, "RTTs without a credit before a flow runs as Reno") \
-	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")      \
+#define FP_TUNABLES(X)                                                                       \
+	X(port, UINT, 1, 65535, FP_DEFAULT_PORT, "UDP port of emulation and credit packets") \
+	X(init_cwnd, UINT, 1, 1024, 10,                                                      \
+	  "pre-credit window (first RTT, unscheduled data), segments")                       \
+	X(t_wait_us, UINT, 0, 10000000, 0,                                                   \
+	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")              \
+	X(fallback_rtts, UINT, 1, 1000, 4,                                                   \
+	  "RTTs without a credit (and fallback_ms at least) before a flow runs as Reno")     \
+	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
+	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
+	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
+	  "pace this many percent above the rate credits become usable")                     \
+	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \
 	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")
 
 #endif /* CCSUITE_FLASHPASS_H */

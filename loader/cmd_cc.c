@@ -212,47 +212,21 @@ static int id_of_name(const struct kcc *k, void *ctx)
 	return 1;
 }
 
-/* Current tunable values: the pinned .rodata of the registration, else the
- * defaults compiled into the object. */
+/* Current tunable values (the registration's, else the defaults). */
 static void list_tunables(const struct algo *a)
 {
-	struct bpf_object *obj = obj_open_algo(a);
-	struct bpf_map *ro = obj ? obj_rodata(obj) : NULL;
-	size_t sz = 0, i;
-	const void *def = ro ? bpf_map__initial_value(ro, &sz) : NULL;
-	void *cur = NULL;
-	char path[256], buf[32];
-	int fd;
+	uint64_t cur[64], def[64];
+	char buf[32];
+	size_t i;
 
-	pin_dir(a->name, path, sizeof(path));
-	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
-	fd = bpf_obj_get(path);
-	if (fd >= 0 && sz) {
-		uint32_t zero = 0;
-
-		cur = calloc(1, sz);
-		if (cur && bpf_map_lookup_elem(fd, &zero, cur)) {
-			free(cur);
-			cur = NULL;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
+	if (a->n_tunables > 64 || algo_tunables_read(a, cur, def))
+		return;
 	for (i = 0; i < a->n_tunables; i++) {
 		const struct tunable *t = &a->tunables[i];
-		uint64_t v = 0, d = 0;
 
-		if (def)
-			rodata_get(obj, def, t->name, &d);
-		if (cur)
-			rodata_get(obj, cur, t->name, &v);
-		else
-			v = d;
-		printf("    %-20s = %-12s", t->name, tunable_format(t, v, buf, sizeof(buf)));
-		printf(" (default %s) %s\n", tunable_format(t, d, buf, sizeof(buf)), t->help);
+		printf("    %-20s = %-12s", t->name, tunable_format(t, cur[i], buf, sizeof(buf)));
+		printf(" (default %s) %s\n", tunable_format(t, def[i], buf, sizeof(buf)), t->help);
 	}
-	free(cur);
-	bpf_object__close(obj);
 }
 
 static int print_tc_rec(const struct tc_rec *r, void *ctx)

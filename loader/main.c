@@ -21,6 +21,8 @@ static const struct cmd cmds[] = {
 	{ "switch", cmd_switch, "the test network's switch program on a device" },
 	{ "tc", cmd_tc, "an attached algorithm's TC programs on devices" },
 	{ "task", cmd_task, "bpf_tldct's tasks: set a socket's task, show the task tables" },
+	{ "flashpass", cmd_flashpass,
+	  "bpf_flashpass's emulation pacer (run) and credit ledgers (flows)" },
 };
 
 static void usage(FILE *f)

@@ -10,11 +10,11 @@
  *                   flow's secret goes into its ledger's ring, usable at
  *                   T + T_wait; every credit is dropped before the stack;
  *   fp_sender_out   sender egress: each data frame of a FlashPass flow
- *                   spends a credit per segment and leaves no earlier than
- *                   the credit's usable time (skb->tstamp, for fq), tagged
- *                   scheduled; a frame with no credit for it (pre-credit
- *                   data, a probe of a flow out of credit) is tagged
- *                   unscheduled, for the switch to drop first.
+ *                   spends a usable credit per segment (the CC let it out
+ *                   under them), tagged scheduled; a frame with no credit
+ *                   for it (pre-credit data, a probe of a flow out of
+ *                   credit) is tagged unscheduled, for the switch to drop
+ *                   first.
  *
  * Emulation and credit packets come from the network: a packet to (or
  * from) the FlashPass port that is not exactly one well-formed fp_wire is
@@ -25,9 +25,6 @@
 #include "parse.bpf.h"
 
 char _license[] SEC("license") = "GPL";
-
-/* BPF_SKB_TSTAMP_DELIVERY_MONO (6.1), BPF_SKB_CLOCK_MONOTONIC (6.11+) */
-#define FP_TSTAMP_MONO 1
 
 /* The UDP header of an unfragmented UDP packet at @p: 0, or < 0. */
 static __always_inline int fp_udp(struct __sk_buff *skb, const struct ccs_pkt *p, struct udphdr *uh)
@@ -171,7 +168,7 @@ int fp_sender_in(struct __sk_buff *skb)
 	__sync_fetch_and_add(&l->credits_recv, 1);
 	ccs_stat_inc(FP_STAT_CREDITS);
 	if (!fp_ring_put(&l->ring, fp_stamp(fp_usable_at(t, l->t_wait_ns, now)))) {
-		__sync_fetch_and_add(&l->wasted, 1);
+		__sync_fetch_and_add(&l->ring_wasted, 1);
 		ccs_stat_inc(FP_STAT_CREDITS_WASTED);
 	}
 	l->last_credit_ns = now;
@@ -197,52 +194,13 @@ static __always_inline void fp_set_dscp(struct __sk_buff *skb, const struct ccs_
 	bpf_skb_store_bytes(skb, p->l3_off, &neww, 2, 0);
 }
 
-/*
- * Spending credits for a frame: up to @segs of the ring's, oldest first,
- * at @now_us; a credit whose usable time passed more than @stale_us ago
- * was not needed in time and is wasted.  The CC and this program, the
- * ring's consumers, both run under the socket's lock.  One bpf_loop()
- * step per credit, so the verifier checks the step once.
- */
-struct fp_spend {
-	struct fp_ledger *l;
-	__u32 segs, now_us, stale_us;
-	__u32 spent, wasted;
-	__u32 at; /* the first spent credit's usable stamp */
-};
-
-static long fp_spend_one(__u32 i, void *data)
-{
-	struct fp_spend *c = data;
-	struct fp_ring *r = &c->l->ring;
-	__u32 a;
-
-	if (c->spent >= c->segs || r->tail == r->head)
-		return 1;
-	a = r->at[r->tail & (FP_RING - 1)];
-	if (!a)
-		return 1; /* reserved, not filled yet */
-	r->at[r->tail & (FP_RING - 1)] = 0;
-	r->tail++;
-	if ((__s32)(c->now_us - (a + c->stale_us)) > 0) {
-		c->wasted++;
-		return 0;
-	}
-	if (!c->spent)
-		c->at = a;
-	c->spent++;
-	return 0;
-}
-
 SEC("tc")
 int fp_sender_out(struct __sk_buff *skb)
 {
-	struct fp_spend c = {};
-	__u32 segs, spent, hdr;
+	__u32 segs, hdr;
 	struct fp_ledger *l;
 	struct ccs_pkt p;
 	struct fp_key k;
-	__u64 now, t;
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP || !p.tcp)
 		return TC_ACT_OK;
@@ -254,30 +212,17 @@ int fp_sender_out(struct __sk_buff *skb)
 	if (!l || l->phase == FP_PHASE_FALLBACK)
 		return TC_ACT_OK;
 	segs = skb->gso_segs ? skb->gso_segs : 1;
-	now = bpf_ktime_get_ns();
-	c.l = l;
-	c.segs = segs;
-	c.now_us = (__u32)(now / 1000);
-	c.stale_us = (__u32)(l->t_wait_ns / 1000);
-	if (l->phase == FP_PHASE_CREDIT)
-		bpf_loop(64, fp_spend_one, &c, 0);
-	spent = c.spent;
-	if (c.wasted) {
-		l->wasted += c.wasted;
-		ccs_stat_add(FP_STAT_CREDITS_WASTED, c.wasted);
-	}
-	if (spent < segs) {
-		/* a credit short: unscheduled, whatever it did spend */
-		fp_set_dscp(skb, &p, dscp_unsched);
-		ccs_stat_add(FP_STAT_DATA_UNSCHED, segs);
-	} else {
+	/* The CC let this frame out under usable credits, or without them
+	 * (pre-credit data, a probe of a flow out of credit): scheduled only
+	 * when its segments are covered. */
+	if (l->phase == FP_PHASE_CREDIT && fp_spare(l) >= segs) {
+		l->credits_used += segs;
+		ccs_stat_add(FP_STAT_CREDITS_USED, segs);
 		fp_set_dscp(skb, &p, dscp_sched);
 		ccs_stat_add(FP_STAT_DATA_SCHED, segs);
-		t = fp_time_expand(now, c.at);
-		if (t > now && t > skb->tstamp)
-			bpf_skb_set_tstamp(skb, t, FP_TSTAMP_MONO);
+	} else {
+		fp_set_dscp(skb, &p, dscp_unsched);
+		ccs_stat_add(FP_STAT_DATA_UNSCHED, segs);
 	}
-	l->credits_used += spent;
-	ccs_stat_add(FP_STAT_CREDITS_USED, spent);
 	return TC_ACT_OK;
 }

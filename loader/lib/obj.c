@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 
 #include "obj.h"
 #include "kfeat.h"
 #include "log.h"
+#include "pins.h"
 
 #define VERIFIER_TAIL_LINES 20
 
@@ -141,4 +145,42 @@ int obj_load(struct bpf_object *obj, const char *what)
 	pr_warn("%s: the kernel refused to load it: %s\n", what, strerror(-err));
 	log_print_verifier_tail(VERIFIER_TAIL_LINES);
 	return err;
+}
+
+int algo_tunables_read(const struct algo *a, uint64_t *cur, uint64_t *def)
+{
+	struct bpf_object *obj = obj_open_algo(a);
+	struct bpf_map *ro = obj ? obj_rodata(obj) : NULL;
+	size_t sz = 0, i;
+	const void *d = ro ? bpf_map__initial_value(ro, &sz) : NULL;
+	void *c = NULL;
+	char path[256];
+	uint32_t zero = 0;
+	int fd;
+
+	if (!d) {
+		bpf_object__close(obj);
+		return -ENOENT;
+	}
+	pin_dir(a->name, path, sizeof(path));
+	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
+	fd = bpf_obj_get(path);
+	if (fd >= 0) {
+		c = calloc(1, sz);
+		if (c && bpf_map_lookup_elem(fd, &zero, c)) {
+			free(c);
+			c = NULL;
+		}
+		close(fd);
+	}
+	for (i = 0; i < a->n_tunables; i++) {
+		def[i] = cur[i] = 0;
+		rodata_get(obj, d, a->tunables[i].name, &def[i]);
+		cur[i] = def[i];
+		if (c)
+			rodata_get(obj, c, a->tunables[i].name, &cur[i]);
+	}
+	free(c);
+	bpf_object__close(obj);
+	return 0;
 }

@@ -3,8 +3,8 @@
  * bpf_flashpass's TC roles in the kernel, on crafted packets
  * (BPF_PROG_TEST_RUN): the receiver's reflection (IPv4, IPv6, checksums),
  * the sender's credit intake (secret, unknown flow, full ring) and data
- * tagging (scheduled under a credit, held to its time; unscheduled
- * without), every malformed case, and a fuzz run that must not move any
+ * tagging (scheduled under a usable credit, unscheduled without), every
+ * malformed case, and a fuzz run that must not move any
  * ledger or counter it should not.
  */
 #include <arpa/inet.h>
@@ -456,88 +456,69 @@ Test(flashpass_kern, a_full_ring_refuses_the_credit_as_wasted)
 	credit4(&c, 1000, SECRET);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(ledger()->ring.head, FP_RING - FP_RING_SLACK, "nothing overwritten");
-	cr_assert_eq(ledger()->wasted, 1);
+	cr_assert_eq(ledger()->ring_wasted, 1);
 	cr_assert_eq(ledger()->credits_recv, 1, "received, though");
 	cr_assert_eq(stat_of(FP_STAT_CREDITS_WASTED), 1);
 }
 
-/* Bank @n credits usable at @at_us[i] in the flow's ledger. */
-static void bank(struct fp_ledger *l, const uint32_t *at_us, uint32_t n)
+/* A ledger in @phase with @usable credits usable, @used spent. */
+static void ledger_usable(uint32_t phase, uint64_t usable, uint64_t used)
 {
+	struct fp_ledger *l = ledger_new(phase);
 	struct fp_key k;
 
-	for (uint32_t i = 0; i < n; i++)
-		cr_assert(fp_ring_put(&l->ring, at_us[i]));
+	l->usable = usable;
+	l->credits_used = used;
 	key_of_flow(&k);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
 }
 
-Test(flashpass_kern, data_under_a_credit_is_scheduled_and_held_to_its_time)
+Test(flashpass_kern, data_under_a_usable_credit_is_scheduled_and_spends_it)
 {
-	uint64_t now = mono_ns();
-	uint32_t at[2] = { (uint32_t)(now / 1000) + 20000, (uint32_t)(now / 1000) + 21000 };
 	struct data4 d, out;
-	struct run r;
 
-	bank(ledger_new(FP_PHASE_CREDIT), at, 2);
+	ledger_usable(FP_PHASE_CREDIT, 5, 3);
 	data4(&d, 1000);
 	d.ip.tos = 8 << 2; /* left by another tagger: rewritten */
 	d.ip.check = 0;
 	d.ip.check = csum_fold(csum_add(0, &d.ip, sizeof(d.ip)));
-	r = run(fd_out, &d, sizeof(d), &out, 0);
-	cr_assert_eq(r.ret, TC_ACT_OK);
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
 	cr_assert_eq(out.ip.tos >> 2, 0, "scheduled: DSCP 0");
 	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0, "IP checksum valid");
-	cr_assert_eq(r.tstamp, fp_time_expand(mono_ns(), at[0]), "held to the credit's time");
-	cr_assert_eq(ledger()->ring.tail, 1, "one credit spent");
-	cr_assert_eq(ledger()->credits_used, 1);
+	cr_assert_eq(ledger()->credits_used, 4, "one credit spent");
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 2).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 8, "a GSO frame of 2 with 1 credit left: unscheduled");
+	cr_assert_eq(ledger()->credits_used, 4, "and it spends none");
 	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED), 1);
+	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 2);
+	cr_assert_eq(stat_of(FP_STAT_CREDITS_USED), 1);
 }
 
 Test(flashpass_kern, data_without_a_credit_is_unscheduled)
 {
-	uint64_t now = mono_ns();
-	uint32_t at[1] = { (uint32_t)(now / 1000) };
 	struct data4 d, out;
 
 	data4(&d, 1000);
-	ledger_new(FP_PHASE_PRECREDIT);
+	ledger_usable(FP_PHASE_PRECREDIT, 0, 0);
 	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
 	cr_assert_eq(out.ip.tos >> 2, 8, "pre-credit data: unscheduled DSCP (CS1)");
 	cr_assert_eq(out.ip.tos & 3, 0, "ECN bits kept");
 	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0);
-	bank(ledger_new(FP_PHASE_CREDIT), at, 1);
-	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 2).ret, TC_ACT_OK);
-	cr_assert_eq(out.ip.tos >> 2, 8, "a GSO frame of 2 with 1 credit: unscheduled");
-	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 3, "1 + 2 segments");
-	cr_assert_eq(ledger()->credits_used, 1, "the one credit is spent still");
-	ledger_new(FP_PHASE_FALLBACK);
+	ledger_usable(FP_PHASE_CREDIT, 7, 7);
+	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(out.ip.tos >> 2, 8, "every usable credit spent: unscheduled");
+	cr_assert_eq(ledger()->credits_used, 7);
+	ledger_usable(FP_PHASE_FALLBACK, 9, 0);
 	d.ip.tos = 2;
 	d.ip.check = 0;
 	d.ip.check = csum_fold(csum_add(0, &d.ip, sizeof(d.ip)));
 	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
 	cr_assert_arr_eq(&out, &d, sizeof(d), "a fallen-back flow is left alone");
 	data4(&d, 0);
-	ledger_new(FP_PHASE_PRECREDIT);
+	ledger_usable(FP_PHASE_PRECREDIT, 0, 0);
 	cr_assert_eq(run(fd_out, &d, sizeof(d) - 1000, &out, 0).ret, TC_ACT_OK);
 	cr_assert_eq(out.ip.tos, 0, "a pure ACK is no data");
-	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 3);
-}
-
-Test(flashpass_kern, a_credit_long_past_its_time_is_wasted)
-{
-	uint64_t now = mono_ns();
-	uint32_t at[2] = { (uint32_t)(now / 1000) - 100000, (uint32_t)(now / 1000) };
-	struct data4 d, out;
-
-	bank(ledger_new(FP_PHASE_CREDIT), at, 2); /* the first 100 ms old, T_wait 40 ms */
-	data4(&d, 1000);
-	cr_assert_eq(run(fd_out, &d, sizeof(d), &out, 0).ret, TC_ACT_OK);
-	cr_assert_eq(out.ip.tos >> 2, 0, "the second credit carried it");
-	cr_assert_eq(ledger()->wasted, 1);
-	cr_assert_eq(ledger()->credits_used, 1);
-	cr_assert_eq(ledger()->ring.tail, 2);
-	cr_assert_eq(stat_of(FP_STAT_CREDITS_WASTED), 1);
+	cr_assert_eq(stat_of(FP_STAT_DATA_UNSCHED), 2);
 }
 
 /*

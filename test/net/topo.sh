@@ -359,7 +359,7 @@ topo_bottleneck() {
 	shift 5
 	ns=$(topo_ns "$node")
 	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
-	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@")
+	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@" ${TOPO_SWITCH_ARGS[@]+"${TOPO_SWITCH_ARGS[@]}"})
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
 	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
 	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccload flashpass run    the emulation pacer in the foreground; attaches
+ *                         bpf_flashpass and the TC roles it is given, and
+ *                         removes what it attached when it stops
+ * ccload flashpass flows  the credit ledgers, live
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "cmds.h"
+#include "opts.h"
+#include "attach.h"
+#include "kcc.h"
+#include "log.h"
+#include "netns.h"
+#include "obj.h"
+#include "pacer.h"
+#include "parse.h"
+#include "pins.h"
+#include "registry.h"
+#include "tcrole.h"
+#include "util.h"
+
+#define FP_NAME	  "bpf_flashpass"
+#define MAX_SETS  16
+#define MAX_ROLES 8
+
+enum { FP_RUN, FP_FLOWS };
+
+static const struct cli fp_cli = {
+	.cmd = "flashpass",
+	.subs = (const char *const[]){ "run", "flows", NULL },
+	.synopsis =
+		"ccload flashpass run [--link-rate RATE] [--set k=v]... [--tc ROLE=DEV[@NETNS]]...\n"
+		"                         [-n NETNS]\n"
+		"       ccload flashpass flows [--json]",
+	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
+		 "from namespace NETNS (the senders').  It attaches bpf_flashpass (with --set)\n"
+		 "when it is not attached, and the --tc roles; on exit it removes what it\n"
+		 "attached and prints its CPU cost per emulation packet.\n"
+		 "flows: every flow's credit ledger and the pacer's view of it.",
+	.opts =
+		(const struct cli_opt[]){
+			{ "link-rate", 'r', "RATE", SUB(FP_RUN),
+			  "the senders' link rate: a flow's highest emulation rate is its "
+			  "84/1622 (default 100mbit)" },
+			{ "max-loss", 'L', "N", SUB(FP_RUN),
+			  "rate control: decrease above this emulation loss, 1/1024 (default 102)" },
+			{ "min-loss", 'l', "N", SUB(FP_RUN),
+			  "rate control: increase below this emulation loss, 1/1024 (default 10)" },
+			{ "set", 's', "k=v", SUB(FP_RUN),
+			  "a tunable of bpf_flashpass, when run attaches it" },
+			{ "tc", 't', "ROLE=DEV[@NETNS]", SUB(FP_RUN),
+			  "attach TC role ROLE on DEV for the run" },
+			{ "netns", 'n', "NAME", SUB(FP_RUN), "send emulation packets from NAME" },
+			{ "json", 'j', NULL, SUB(FP_FLOWS), "as JSON, one object per flow" },
+			{ 0 },
+		},
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static const char *phase_name(uint32_t ph)
+{
+	static const char *const n[] = { "pre-credit", "credit", "fallback", "done" };
+
+	return ph < 4 ? n[ph] : "?";
+}
+
+static void addr_str(const __u32 *a, char *buf, size_t len)
+{
+	if (!a[0] && !a[1] && a[2] == htonl(0xffff))
+		inet_ntop(AF_INET, &a[3], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+}
+
+static int open_pin(const char *name)
+{
+	char dir[256], path[300];
+
+	pin_dir(FP_NAME, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+static int flows(int json)
+{
+	int fl = open_pin("fp_ledgers"), fe = open_pin("fp_emu"), n = 0;
+	struct fp_key k, next, *prev = NULL;
+	struct fp_ledger *l = malloc(sizeof(*l));
+	struct fp_emu e;
+
+	if (fl < 0 || fe < 0 || !l) {
+		pr_warn("flashpass flows: " FP_NAME " is not attached (no pinned ledgers)\n");
+		free(l);
+		return 1;
+	}
+	if (!json)
+		printf("%-22s %-22s %-10s %8s %10s %10s %8s %6s %10s %9s %6s\n", "flow", "to",
+		       "phase", "demand", "credits", "used", "wasted", "spare", "emu sent",
+		       "emu pps", "loss");
+	while (!bpf_map_get_next_key(fl, prev, &next)) {
+		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], sa[64], da[64];
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fl, &k, l))
+			continue;
+		if (bpf_map_lookup_elem(fe, &k, &e))
+			memset(&e, 0, sizeof(e));
+		addr_str(k.saddr, s, sizeof(s));
+		addr_str(k.daddr, d, sizeof(d));
+		if (json) {
+			printf("{\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,\"phase\":\"%s\","
+			       "\"demand_segs\":%llu,\"credits\":%llu,\"credits_used\":%llu,"
+			       "\"credits_wasted\":%llu,\"banked\":%u,\"spare\":%llu,\"min_rtt_us\":%llu,"
+			       "\"t_wait_us\":%llu,\"emu_sent\":%llu,\"emu_over\":%llu,"
+			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f}\n",
+			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase),
+			       l->demand_segs, l->credits_recv, l->credits_used,
+			       l->idle_wasted + l->ring_wasted, fp_ring_fill(&l->ring), fp_spare(l),
+			       l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent, e.over, e.lost,
+			       e.rate, e.last_loss / 1024.0, e.w / 1024.0);
+		} else {
+			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
+			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));
+			printf("%-22s %-22s %-10s %8llu %10llu %10llu %8llu %6llu %10llu %9llu %5.1f%%\n",
+			       sa, da, phase_name(l->phase), l->demand_segs, l->credits_recv,
+			       l->credits_used, l->idle_wasted + l->ring_wasted, fp_spare(l),
+			       e.sent, e.rate, e.last_loss * 100.0 / 1024);
+		}
+		n++;
+	}
+	if (!json && !n)
+		printf("(no flows)\n");
+	free(l);
+	close(fl);
+	close(fe);
+	return 0;
+}
+
+/* What run attached, to remove at its end. */
+struct run_state {
+	bool attached; /* the algorithm itself */
+	struct tc_place roles[MAX_ROLES];
+	size_t n_roles;
+};
+
+static void run_cleanup(const struct algo *a, struct run_state *st)
+{
+	if (st->attached) {
+		algo_detach(FP_NAME); /* its roles too */
+		return;
+	}
+	for (size_t i = 0; i < st->n_roles; i++)
+		tc_role_detach(a, &st->roles[i]);
+}
+
+/* The port of the registration: its tunables are fixed at its load. */
+static int fp_port(const struct algo *a, uint16_t *port)
+{
+	uint64_t cur[16], def[16];
+
+	for (size_t i = 0; i < a->n_tunables && a->n_tunables <= 16; i++)
+		if (!strcmp(a->tunables[i].name, "port")) {
+			if (algo_tunables_read(a, cur, def))
+				break;
+			*port = (uint16_t)cur[i];
+			return 0;
+		}
+	pr_warn("flashpass run: cannot read " FP_NAME "'s port tunable\n");
+	return -1;
+}
+
+static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *ao,
+	       const char *netns)
+{
+	struct run_state st = { 0 };
+	struct pacer_report r;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int back = -1, err;
+
+	if (attach_env_check())
+		return 1;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!cc_registered(FP_NAME)) {
+		if (algo_attach(ao))
+			return 1;
+		st.attached = true;
+	} else {
+		if (ao->n_sets)
+			pr_warn("flashpass run: " FP_NAME " is attached already: --set ignored "
+				"(detach it to change tunables)\n");
+		for (size_t i = 0; i < ao->n_tc; i++) {
+			if (tc_role_attach(a, NULL, &ao->tc[i])) {
+				run_cleanup(a, &st);
+				return 1;
+			}
+			st.roles[st.n_roles++] = ao->tc[i];
+		}
+	}
+	if (fp_port(a, &po->port)) {
+		run_cleanup(a, &st);
+		return 1;
+	}
+	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
+	if (netns && netns_enter(netns, &back)) {
+		run_cleanup(a, &st);
+		return 1;
+	}
+	printf("flashpass pacer running%s%s (r_max %" PRIu64 " emulation packets/s per flow); "
+	       "SIGINT or SIGTERM stops it\n",
+	       netns ? " in " : "", netns ? netns : "", (uint64_t)fp_emu_pps_max(po->link_bps));
+	fflush(stdout);
+	err = pacer_run(po, &stop, &r);
+	if (netns)
+		netns_leave(back);
+	lock_host_state();
+	run_cleanup(a, &st);
+	printf("flashpass pacer: %" PRIu64 " flows, %" PRIu64 " emulation packets (%" PRIu64
+	       " over-provisioned, %" PRIu64 " send errors, %" PRIu64
+	       " IPv6 flows skipped) in %.1f s, peak %" PRIu64
+	       "/s; CPU %.3f s, %.0f ns per packet\n",
+	       r.flows, r.sent, r.over, r.send_errors, r.skipped_v6, r.wall_s, r.peak_pps, r.cpu_s,
+	       r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
+	return err ? 1 : 0;
+}
+
+int cmd_flashpass(int argc, char **argv)
+{
+	const struct algo *a = algo_find(FP_NAME);
+	struct pacer_opts po = {
+		.link_bps = 100000000ULL,
+		.scan_us = 2000,
+		.rc = { .max_loss = 102, .min_loss = 10, .w_min = 8, .w_max = 512 }
+	};
+	struct tunable_set sets[MAX_SETS];
+	struct tc_place tc[MAX_ROLES];
+	struct attach_opts ao = { .algo = a, .sets = sets, .tc = tc };
+	const struct tunable *t;
+	const char *netns = NULL;
+	int json = 0, ch, sub;
+	uint64_t v;
+	char *k, *val;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_usage(&fp_cli, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	sub = cli_sub(&fp_cli, argv[1]);
+	if (sub < 0)
+		return 2;
+	argc--;
+	argv++;
+	optind = 0;
+	while ((ch = cli_getopt(&fp_cli, sub, argc, argv)) != -1) {
+		switch (ch) {
+		case 'r':
+			if (parse_rate(optarg, &po.link_bps) || po.link_bps < 1000000ULL ||
+			    po.link_bps > 100000000000ULL) {
+				pr_warn("--link-rate: '%s' is not a rate in [1mbit, 100gbit]\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'L':
+		case 'l':
+			if (parse_u64(optarg, &v) || v >= FP_ONE) {
+				pr_warn("--%s: '%s' is not a fraction in 1/1024 below 1024\n",
+					ch == 'L' ? "max-loss" : "min-loss", optarg);
+				return 2;
+			}
+			*(ch == 'L' ? &po.rc.max_loss : &po.rc.min_loss) = (uint32_t)v;
+			break;
+		case 's':
+			if (ao.n_sets == MAX_SETS || parse_kv(optarg, &k, &val) ||
+			    !(t = algo_tunable(a, k)) || tunable_parse(t, val, &v)) {
+				pr_warn("--set: '%s' is not a tunable of " FP_NAME
+					" (ccload list shows them)\n",
+					optarg);
+				return 2;
+			}
+			sets[ao.n_sets++] = (struct tunable_set){ t, v };
+			break;
+		case 't':
+			if (ao.n_tc == MAX_ROLES || tc_place_parse(a, optarg, &tc[ao.n_tc]))
+				return 2;
+			ao.n_tc++;
+			break;
+		case 'n': netns = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': return 0;
+		default: return 2;
+		}
+	}
+	if (optind < argc) {
+		pr_warn("flashpass %s: unexpected argument '%s'\n", fp_cli.subs[sub], argv[optind]);
+		return 2;
+	}
+	if (po.rc.min_loss > po.rc.max_loss) {
+		pr_warn("--min-loss (%u) is above --max-loss (%u)\n", po.rc.min_loss,
+			po.rc.max_loss);
+		return 2;
+	}
+	if (need_root())
+		return 1;
+	if (sub == FP_FLOWS)
+		return flows(json);
+	if (netns && !netns_exists(netns)) {
+		pr_warn("flashpass run: no network namespace '%s'\n", netns);
+		return 2;
+	}
+	return run(a, &po, &ao, netns);
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulation pacer (pacer.h).  Why in user space: one thread with
+ * sendmmsg() on a raw socket carries every flow's emulation packets, the
+ * rate control is plain C beside the unit-tested arithmetic, and the
+ * kernel side stays a reflector and two counters; bench/README.md gives
+ * its CPU cost per packet and the highest rate it sustains here.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "pacer.h"
+#include "log.h"
+#include "pins.h"
+
+#define PACER_BATCH   64
+#define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
+#define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
+#define PACER_LAG_MAX 2000000ULL	 /* ns: a flow further behind restarts now */
+
+struct emu_pkt {
+	struct iphdr ip;
+	struct udphdr udp;
+	struct fp_wire w;
+} __attribute__((packed));
+
+struct pflow {
+	struct fp_key key;
+	uint32_t secret, phase, seen;
+	uint64_t demand, recv, rtt_ns;
+	uint64_t next_ns; /* the next emulation packet */
+	struct fp_rc rc;
+	uint64_t iv_start_ns, iv_recv0, iv_sent, prev_sent; /* the rate control's interval */
+	struct fp_emu pub;
+};
+
+struct pacer {
+	const struct pacer_opts *o;
+	struct pacer_report *r;
+	int fd_ledgers, fd_emu, sock;
+	uint64_t r_max;
+	struct pflow *flows;
+	size_t n;
+	int idx[PACER_SLOTS]; /* flows[] index or -1 */
+	uint32_t gen;
+	struct fp_ledger l; /* scratch: a ledger is 4 KB */
+	struct emu_pkt pkts[PACER_BATCH];
+	struct sockaddr_in to[PACER_BATCH];
+	struct iovec iov[PACER_BATCH];
+	struct mmsghdr msgs[PACER_BATCH];
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static size_t key_hash(const struct fp_key *k)
+{
+	const unsigned char *b = (const void *)k;
+	uint32_t h = 2166136261U;
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ b[i]) * 16777619U;
+	return h % PACER_SLOTS;
+}
+
+static struct pflow *flow_find(struct pacer *p, const struct fp_key *k, size_t *slot)
+{
+	size_t s = key_hash(k);
+
+	for (; p->idx[s] >= 0; s = (s + 1) % PACER_SLOTS)
+		if (!memcmp(&p->flows[p->idx[s]].key, k, sizeof(*k)))
+			return &p->flows[p->idx[s]];
+	*slot = s;
+	return NULL;
+}
+
+static void index_rebuild(struct pacer *p)
+{
+	size_t i, s;
+
+	memset(p->idx, -1, sizeof(p->idx));
+	for (i = 0; i < p->n; i++) {
+		for (s = key_hash(&p->flows[i].key); p->idx[s] >= 0; s = (s + 1) % PACER_SLOTS)
+			;
+		p->idx[s] = (int)i;
+	}
+}
+
+static int v4_mapped(const __u32 *a)
+{
+	return !a[0] && !a[1] && a[2] == htonl(0xffff);
+}
+
+static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
+{
+	memset(f, 0, sizeof(*f));
+	f->key = *k;
+	f->next_ns = now;
+	f->iv_start_ns = now;
+	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
+	f->rc.w = p->o->rc.w_max;
+	p->r->flows++;
+}
+
+/* Read every ledger: new flows, their phase, demand and credits; forget
+ * the flows whose ledger is gone. */
+static void scan(struct pacer *p, uint64_t now)
+{
+	struct fp_key k, next, *prev = NULL;
+	struct pflow *f;
+	size_t slot = 0, i, kept;
+
+	p->gen++;
+	while (!bpf_map_get_next_key(p->fd_ledgers, prev, &next)) {
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(p->fd_ledgers, &k, &p->l))
+			continue; /* closed since */
+		if (!v4_mapped(k.saddr) || !v4_mapped(k.daddr)) {
+			p->r->skipped_v6++;
+			continue;
+		}
+		f = flow_find(p, &k, &slot);
+		if (!f) {
+			if (p->n == FP_MAX_FLOWS)
+				continue;
+			f = &p->flows[p->n];
+			flow_new(p, f, &k, now);
+			p->idx[slot] = (int)p->n++;
+		}
+		f->seen = p->gen;
+		f->secret = p->l.secret;
+		f->phase = p->l.phase;
+		f->demand = p->l.demand_segs;
+		f->recv = p->l.credits_recv;
+		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
+					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
+	}
+	for (i = 0, kept = 0; i < p->n; i++) {
+		if (p->flows[i].seen != p->gen) {
+			bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+			continue;
+		}
+		if (kept != i)
+			p->flows[kept] = p->flows[i];
+		kept++;
+	}
+	if (kept != p->n) {
+		p->n = kept;
+		index_rebuild(p);
+	}
+}
+
+/* A flow is paced while it has data to send (the CC records demand from
+ * its first transmission on) and has not fallen back. */
+static int flow_active(const struct pflow *f)
+{
+	return f->demand && (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
+}
+
+/* Once per RTT: the rate control on the last interval, and publish. */
+static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
+{
+	uint64_t credited = f->recv - f->iv_recv0;
+
+	fp_rc_update(&f->rc, &p->o->rc, f->prev_sent, credited, fp_rate_min(f->rtt_ns), p->r_max);
+	if (f->prev_sent > credited)
+		f->pub.lost += f->prev_sent - credited;
+	f->prev_sent = f->iv_sent;
+	f->iv_sent = 0;
+	f->iv_recv0 = f->recv;
+	f->iv_start_ns = now;
+	f->pub.rate = f->rc.rate;
+	f->pub.w = f->rc.w;
+	f->pub.last_loss = f->rc.last_loss;
+	f->pub.decreases = f->rc.decreases;
+	f->pub.updated_ns = now;
+	bpf_map_update_elem(p->fd_emu, &f->key, &f->pub, BPF_ANY);
+}
+
+static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t now)
+{
+	struct emu_pkt *e = &p->pkts[i];
+	uint64_t out = f->pub.sent - f->recv - f->pub.lost;
+	int over;
+
+	if (f->recv + f->pub.lost > f->pub.sent)
+		out = 0;
+	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
+	memset(e, 0, sizeof(*e));
+	e->ip.version = 4;
+	e->ip.ihl = 5;
+	e->ip.tos = over ? 0 : 2; /* Not-ECT or ECT(0): the switch tells them apart */
+	e->ip.tot_len = htons(sizeof(*e));
+	e->ip.ttl = 64;
+	e->ip.protocol = IPPROTO_UDP;
+	e->ip.saddr = f->key.saddr[3];
+	e->ip.daddr = f->key.daddr[3];
+	e->udp.source = f->key.sport;
+	e->udp.dest = htons(p->o->port);
+	e->udp.len = htons(sizeof(e->udp) + sizeof(e->w));
+	e->w.magic = FP_MAGIC;
+	e->w.ver_type = FP_VERSION << 4 | FP_EMULATION;
+	e->w.dport = f->key.dport;
+	e->w.seq = htonl(f->pub.seq++);
+	e->w.t_us = htonl((uint32_t)(now / 1000));
+	e->w.secret = f->secret;
+	e->w.flags = over ? FP_WIRE_OVER : 0;
+	e->w.count = 1;
+	p->to[i] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = e->ip.daddr };
+	f->pub.sent++;
+	f->pub.over += over;
+	f->iv_sent++;
+	p->r->over += over;
+}
+
+static void send_batch(struct pacer *p, size_t n)
+{
+	size_t done = 0;
+	int k;
+
+	while (done < n) {
+		k = sendmmsg(p->sock, p->msgs + done, (unsigned int)(n - done), 0);
+		if (k <= 0) {
+			p->r->send_errors +=
+				n - done; /* the flows' losses: the rate control sees them */
+			return;
+		}
+		done += (size_t)k;
+	}
+	p->r->sent += n;
+}
+
+static int pacer_open(struct pacer *p)
+{
+	char dir[256], path[300];
+	int one = 1;
+
+	pin_dir("bpf_flashpass", dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/fp_ledgers", dir);
+	p->fd_ledgers = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "%s/fp_emu", dir);
+	p->fd_emu = bpf_obj_get(path);
+	if (p->fd_ledgers < 0 || p->fd_emu < 0) {
+		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
+		return -ENOENT;
+	}
+	p->sock = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	if (p->sock < 0 || setsockopt(p->sock, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one))) {
+		pr_warn("pacer: no raw socket: %s\n", strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < PACER_BATCH; i++) {
+		p->iov[i] = (struct iovec){ &p->pkts[i], sizeof(p->pkts[i]) };
+		p->msgs[i].msg_hdr = (struct msghdr){ .msg_name = &p->to[i],
+						      .msg_namelen = sizeof(p->to[i]),
+						      .msg_iov = &p->iov[i],
+						      .msg_iovlen = 1 };
+	}
+	return 0;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r)
+{
+	struct pacer *p = calloc(1, sizeof(*p));
+	uint64_t now, t0 = mono_ns(), next_scan = 0, sec_start = t0, sec_sent = 0;
+	double cpu0 = cpu_seconds();
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!p)
+		return -ENOMEM;
+	p->o = o;
+	p->r = r;
+	p->fd_ledgers = p->fd_emu = p->sock = -1;
+	p->r_max = fp_emu_pps_max(o->link_bps);
+	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
+	memset(p->idx, -1, sizeof(p->idx));
+	err = p->flows ? pacer_open(p) : -ENOMEM;
+	while (!err && !*stop) {
+		uint64_t earliest;
+		size_t batch = 0, i;
+
+		now = mono_ns();
+		if (now >= next_scan) {
+			scan(p, now);
+			next_scan = now + (uint64_t)o->scan_us * 1000;
+			/* the rate control right after the credit counts were
+			 * read, over at least one scan period */
+			for (i = 0; i < p->n; i++)
+				if (flow_active(&p->flows[i]) &&
+				    now - p->flows[i].iv_start_ns >=
+					    (p->flows[i].rtt_ns > (uint64_t)o->scan_us * 1000 ?
+						     p->flows[i].rtt_ns :
+						     (uint64_t)o->scan_us * 1000))
+					flow_interval(p, &p->flows[i], now);
+		}
+		earliest = next_scan;
+		for (i = 0; i < p->n; i++) {
+			struct pflow *f = &p->flows[i];
+
+			if (!flow_active(f))
+				continue;
+			if (f->next_ns + PACER_LAG_MAX < now)
+				f->next_ns = now;
+			while (f->next_ns <= now && batch < PACER_BATCH) {
+				build(p, f, batch++, now);
+				f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
+			}
+			if (f->next_ns < earliest)
+				earliest = f->next_ns;
+		}
+		if (batch)
+			send_batch(p, batch);
+		sec_sent += batch;
+		if (now - sec_start >= 1000000000ULL) {
+			if (sec_sent > r->peak_pps)
+				r->peak_pps = sec_sent;
+			sec_start = now;
+			sec_sent = 0;
+		}
+		if (batch == PACER_BATCH)
+			continue; /* more are due */
+		if (earliest > now) {
+			struct timespec ts = { (time_t)(earliest / 1000000000ULL),
+					       (long)(earliest % 1000000000ULL) };
+
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+	}
+	for (size_t i = 0; p->fd_emu >= 0 && i < p->n; i++)
+		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+	r->wall_s = (double)(mono_ns() - t0) / 1e9;
+	r->cpu_s = cpu_seconds() - cpu0;
+	if (p->sock >= 0)
+		close(p->sock);
+	if (p->fd_ledgers >= 0)
+		close(p->fd_ledgers);
+	if (p->fd_emu >= 0)
+		close(p->fd_emu);
+	free(p->flows);
+	free(p);
+	return err;
+}

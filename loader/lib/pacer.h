@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_flashpass's emulation pacer: for every flow with a ledger and data
+ * to send, emulation packets at the flow's emulation rate, from a raw
+ * socket in the sender's network namespace; once per RTT, the rate
+ * control of flashpass.h from the credits that came back.  One thread;
+ * it only reads the ledgers and writes its own view (map fp_emu).
+ */
+#ifndef CCLOAD_PACER_H
+#define CCLOAD_PACER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "flashpass.h"
+
+struct pacer_opts {
+	uint64_t link_bps;    /* the sender's link: r_max = fp_emu_pps_max() */
+	uint16_t port;	      /* bpf_flashpass's port tunable */
+	unsigned int scan_us; /* how often the ledgers are read */
+	struct fp_rc_params rc;
+};
+
+struct pacer_report {
+	uint64_t flows; /* flows paced at some time */
+	uint64_t sent;	/* emulation packets */
+	uint64_t over;	/* of which over-provisioned */
+	uint64_t send_errors;
+	uint64_t skipped_v6; /* IPv6 flows, which this pacer does not serve */
+	double cpu_s;	     /* the pacer's user + system time */
+	double wall_s;
+	uint64_t peak_pps; /* the highest rate over one second */
+};
+
+/* Run until *@stop; the ledgers are those pinned by bpf_flashpass's
+ * attach.  0, or < 0 with a message printed. */
+int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r);
+
+#endif
