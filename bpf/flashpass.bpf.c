@@ -22,7 +22,8 @@
  */
 #include "flashpass.bpf.h"
 
-#define FP_TAKE_MAX 256 /* credits taken per ACK at most */
+#define FP_TAKE_MAX    256	  /* credits taken per ACK at most */
+#define FP_PACE_WIN_NS 4000000ULL /* the shortest window of the pacing rate */
 
 char _license[] SEC("license") = "GPL";
 
@@ -55,8 +56,12 @@ struct fp_ca {
 	__u32 pad;
 	__u64 last_credit_ns; /* last ACK that saw credits_recv move, or had no demand */
 	__u64 last_recv;      /* credits_recv then */
-	__u64 win_start_ns;   /* the usable-credit rate window, for pacing */
-	__u64 win_usable;
+	__u64 win_start_ns;   /* the pacing window: since when, */
+	__u64 pace_rate;      /* its smoothed rate, bytes/s, */
+	__u32 win_n;	      /* credits taken in it, */
+	__u32 win_first;      /* the first one's stamp */
+	__u32 win_last;	      /* and the last one's */
+	__u32 idle;	      /* nothing out or queued at the last ACK (or not sent yet) */
 };
 
 _Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -105,6 +110,7 @@ void BPF_PROG(fp_init, struct sock *sk)
 	ca->prev_una = tcp_sk(sk)->snd_una;
 	ca->ssthresh = TCP_INFINITE_SSTHRESH;
 	ca->last_credit_ns = now;
+	ca->idle = 1;
 	fp_key_of_sk(sk, &k);
 	z = bpf_map_lookup_elem(&fp_ledger_zero, &zero);
 	/* LRU: a full table makes room by dropping its oldest ledger */
@@ -153,15 +159,19 @@ struct fp_take {
 	struct fp_ring *r;
 	__u32 now_us;
 	__u32 n;
+	__u32 first, last; /* stamps of the first and last credit taken */
 };
 
 static long fp_take_one(__u32 i, void *data)
 {
 	struct fp_take *c = data;
+	__u32 at = fp_ring_take_one(c->r, c->now_us);
 
-	if (!fp_ring_take_one(c->r, c->now_us))
+	if (!at)
 		return 1;
-	c->n++;
+	if (!c->n++)
+		c->first = at;
+	c->last = at;
 	return 0;
 }
 
@@ -174,7 +184,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 					     __u64 now)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), wait, spare, rate;
+	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), wait, spare, waste, rate;
 	struct fp_take take = { .r = &l->ring, .now_us = (__u32)(now / 1000) };
 
 	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache);
@@ -184,12 +194,13 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 	wait = fallback_rtts * rtt;
 	if (wait < (__u64)fallback_ms * 1000000)
 		wait = (__u64)fallback_ms * 1000000;
-	if (recv != ca->last_recv || !l->demand_segs) {
+	/* The wait for credits runs while the flow has data out or queued. */
+	ca->idle = tp->write_seq == tp->snd_una;
+	if (recv != ca->last_recv || ca->idle) {
 		if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT) {
 			ca->phase = FP_PHASE_CREDIT;
 			l->phase = FP_PHASE_CREDIT;
 			ca->win_start_ns = now;
-			ca->win_usable = l->usable;
 			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
 		}
 		ca->last_recv = recv;
@@ -207,22 +218,34 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 	bpf_loop(FP_TAKE_MAX, fp_take_one, &take, 0);
 	l->usable += take.n;
 	spare = fp_spare(l);
-	if (!l->demand_segs && spare) {
-		/* usable with nothing to send: a credit is good only now */
-		l->idle_wasted += spare;
-		ccs_stat_add(FP_STAT_CREDITS_WASTED, spare);
-		spare = 0;
+	/* A credit is good at its time: with nothing to send it is wasted,
+	 * and the flow banks no more than bank_max of them, so that a flow
+	 * held back for a while cannot burst its backlog of credits. */
+	waste = !l->demand_segs ? spare : (spare > bank_max ? spare - bank_max : 0);
+	if (waste) {
+		l->idle_wasted += waste;
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, waste);
+		spare -= waste;
 	}
 	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, 0);
-	/* Pace a quarter above the rate credits became usable over the last
-	 * RTT, so that TCP's pacing never holds back a credit's segment. */
-	if (now - ca->win_start_ns >= rtt) {
-		rate = fp_pacing_rate(l->usable - ca->win_usable, now - ca->win_start_ns,
-				      tp->mss_cache, rtt);
-		rate += rate * pace_gain_pct / 100;
-		sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
+	/* Pacing: the credits' own spacing (their stamps), over windows of
+	 * at least an RTT and FP_PACE_WIN_NS, smoothed. */
+	if (take.n) {
+		if (!ca->win_n)
+			ca->win_first = take.first;
+		ca->win_last = take.last;
+		ca->win_n += take.n;
+	}
+	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS)) {
+		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, tp->mss_cache);
+		if (rate) {
+			ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
+			rate = ca->pace_rate + ca->pace_rate * pace_gain_pct / 100;
+			sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate :
+									     sk->sk_max_pacing_rate;
+		}
 		ca->win_start_ns = now;
-		ca->win_usable = l->usable;
+		ca->win_n = 0;
 	}
 	return 1;
 }
@@ -300,11 +323,15 @@ void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		return;
 	}
 	/* Data to send after idle (or for the first time): tell the pacer
-	 * before the first ACK brings the real demand. */
+	 * before the first ACK brings the real demand; the wait for credits
+	 * starts now. */
+	if (!ca->idle)
+		return; /* in flight went to 0 under loss: the wait goes on */
+	ca->idle = 0;
 	l = fp_ledger_of(sk);
 	if (l && !l->demand_segs)
 		l->demand_segs = 1;
-	ca->last_credit_ns = bpf_ktime_get_ns(); /* the wait for credits starts now */
+	ca->last_credit_ns = bpf_ktime_get_ns();
 }
 
 SEC(".struct_ops")

@@ -324,7 +324,8 @@ struct fp_ledger {
 	__u64 t_wait_ns;
 	__u64 srtt_ns;
 	__u64 usable;	   /* credits whose usable time came (taken from the ring) */
-	__u64 idle_wasted; /* of those, usable while the flow had nothing to send */
+	__u64 idle_wasted; /* of those, not spent in time: nothing to send, or
+			    * beyond bank_max */
 	/* the sender's TC egress */
 	__u64 credits_used; /* segments sent under a credit */
 	/* the sender's TC ingress */
@@ -373,9 +374,10 @@ struct fp_emu {
 	__u32 decreases;
 };
 
-/* Take the oldest ring credit if it is usable at @now_us: 1, else 0 (the
- * ring is empty, its oldest slot reserved but not filled yet, or not due). */
-static inline int fp_ring_take_one(struct fp_ring *r, __u32 now_us)
+/* Take the oldest ring credit if it is usable at @now_us: its stamp, else
+ * 0 (the ring is empty, its oldest slot reserved but not filled yet, or
+ * not due). */
+static inline __u32 fp_ring_take_one(struct fp_ring *r, __u32 now_us)
 {
 	__u32 at;
 
@@ -386,7 +388,7 @@ static inline int fp_ring_take_one(struct fp_ring *r, __u32 now_us)
 		return 0;
 	r->at[r->tail & (FP_RING - 1)] = 0;
 	r->tail++;
-	return 1;
+	return at;
 }
 
 /* Take every ring credit usable at @now_us, at most @max; returns how
@@ -413,21 +415,24 @@ static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 usable, __u64 used)
 	return w > 0x7fffffffULL ? 0x7fffffffU : (__u32)w;
 }
 
-/*
- * Pacing that follows the usable-credit rate: @n credits became usable
- * over @dt_ns, one segment of @mss each; bytes/s, no less than one
- * segment per @floor_ns.
- */
-static inline __u64 fp_pacing_rate(__u64 n, __u64 dt_ns, __u32 mss, __u64 floor_ns)
+/* The pacing rate's smoothing: 3/4 of the old, 1/4 of the new sample. */
+static inline __u64 fp_pace_smooth(__u64 old, __u64 sample)
 {
-	__u64 r;
+	return old - old / 4 + sample / 4;
+}
 
-	if (!dt_ns)
-		return ~0ULL;
-	r = n * mss * 1000000000ULL / dt_ns;
-	if (floor_ns && r < (__u64)mss * 1000000000ULL / floor_ns)
-		r = (__u64)mss * 1000000000ULL / floor_ns;
-	return r;
+/*
+ * Pacing that follows the credits: @n credits whose usable stamps span
+ * @span_us (first to last), one segment of @mss each, so n - 1 gaps;
+ * bytes/s.  The stamps are T + T_wait, T the pacer's schedule, so this is
+ * the flow's emulation rate as the pacer meant it, whenever the ACKs that
+ * took the credits came.  0 when there is no gap to measure.
+ */
+static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 mss)
+{
+	if (n < 2 || !span_us)
+		return 0;
+	return (n - 1) * mss * 1000000ULL / span_us;
 }
 
 /* Stats of bpf_flashpass, after the common slots (lib/stats.h). */
@@ -469,6 +474,8 @@ enum fp_stat {
 	  "RTTs without a credit (and fallback_ms at least) before a flow runs as Reno")     \
 	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
 	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
+	X(bank_max, UINT, 1, FP_RING, 32,                                                    \
+	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
 	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
 	  "pace this many percent above the rate credits become usable")                     \
 	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \

@@ -172,7 +172,9 @@ int fp_sender_in(struct __sk_buff *skb)
 		ccs_stat_inc(FP_STAT_CREDITS_WASTED);
 	}
 	l->last_credit_ns = now;
-	l->last_seq = bpf_ntohl(w.seq);
+	/* the highest sequence number credited: the pacer's loss measure */
+	if ((__s32)(bpf_ntohl(w.seq) - l->last_seq) > 0)
+		l->last_seq = bpf_ntohl(w.seq);
 	return TC_ACT_SHOT;
 }
 

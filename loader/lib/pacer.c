@@ -38,9 +38,11 @@ struct pflow {
 	struct fp_key key;
 	uint32_t secret, phase, seen;
 	uint64_t demand, recv, rtt_ns;
+	uint32_t last_seq,
+		iv_seq0;  /* highest credited sequence number: now, at the interval's start */
 	uint64_t next_ns; /* the next emulation packet */
 	struct fp_rc rc;
-	uint64_t iv_start_ns, iv_recv0, iv_sent, prev_sent; /* the rate control's interval */
+	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	struct fp_emu pub;
 };
 
@@ -148,6 +150,7 @@ static void scan(struct pacer *p, uint64_t now)
 		f->phase = p->l.phase;
 		f->demand = p->l.demand_segs;
 		f->recv = p->l.credits_recv;
+		f->last_seq = p->l.last_seq;
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
 	}
@@ -173,17 +176,40 @@ static int flow_active(const struct pflow *f)
 	return f->demand && (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
 }
 
-/* Once per RTT: the rate control on the last interval, and publish. */
+/* The rate control's interval: an RTT, but at least a scan period and the
+ * time PACER_IV_PKTS packets take at the flow's rate, so that a loss
+ * fraction is measured on enough packets to mean something. */
+#define PACER_IV_PKTS 32
+
+static uint64_t interval_ns(const struct pacer *p, const struct pflow *f)
+{
+	uint64_t iv = f->rtt_ns, scan = (uint64_t)p->o->scan_us * 1000;
+	uint64_t enough = PACER_IV_PKTS * 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
+
+	if (iv < scan)
+		iv = scan;
+	return iv > enough ? iv : enough;
+}
+
+/*
+ * Once per interval: the rate control, and publish.  The loss is counted
+ * by sequence numbers: of the emulation packets the credits' highest
+ * sequence number moved past in the interval, those with no credit back
+ * were lost.  Counting credits against packets sent an interval earlier
+ * would read a credit that arrives just after a ledger read as a loss.
+ */
 static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 {
-	uint64_t credited = f->recv - f->iv_recv0;
+	uint64_t passed = (uint32_t)(f->last_seq - f->iv_seq0), credited = f->recv - f->iv_recv0;
 
-	fp_rc_update(&f->rc, &p->o->rc, f->prev_sent, credited, fp_rate_min(f->rtt_ns), p->r_max);
-	if (f->prev_sent > credited)
-		f->pub.lost += f->prev_sent - credited;
-	f->prev_sent = f->iv_sent;
-	f->iv_sent = 0;
+	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && passed)
+		passed = credited; /* the first credits: no sequence number to start from */
+	fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns), p->r_max);
+	if (passed > credited)
+		f->pub.lost += passed - credited;
+	f->iv_seq0 = f->last_seq;
 	f->iv_recv0 = f->recv;
+	f->iv_sent = 0;
 	f->iv_start_ns = now;
 	f->pub.rate = f->rc.rate;
 	f->pub.w = f->rc.w;
@@ -193,7 +219,11 @@ static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 	bpf_map_update_elem(p->fd_emu, &f->key, &f->pub, BPF_ANY);
 }
 
-static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t now)
+/* Emulation packet @i of the batch for @f, due at @due: its time T is when
+ * it was due, not when the loop got to it, so that the credits, and the
+ * data sent at T + T_wait, keep the spacing of the flow's rate even when
+ * a late wake-up sends a few at once. */
+static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 {
 	struct emu_pkt *e = &p->pkts[i];
 	uint64_t out = f->pub.sent - f->recv - f->pub.lost;
@@ -218,7 +248,7 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t now)
 	e->w.ver_type = FP_VERSION << 4 | FP_EMULATION;
 	e->w.dport = f->key.dport;
 	e->w.seq = htonl(f->pub.seq++);
-	e->w.t_us = htonl((uint32_t)(now / 1000));
+	e->w.t_us = htonl((uint32_t)(due / 1000));
 	e->w.secret = f->secret;
 	e->w.flags = over ? FP_WIRE_OVER : 0;
 	e->w.count = 1;
@@ -313,10 +343,7 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 			 * read, over at least one scan period */
 			for (i = 0; i < p->n; i++)
 				if (flow_active(&p->flows[i]) &&
-				    now - p->flows[i].iv_start_ns >=
-					    (p->flows[i].rtt_ns > (uint64_t)o->scan_us * 1000 ?
-						     p->flows[i].rtt_ns :
-						     (uint64_t)o->scan_us * 1000))
+				    now - p->flows[i].iv_start_ns >= interval_ns(p, &p->flows[i]))
 					flow_interval(p, &p->flows[i], now);
 		}
 		earliest = next_scan;
@@ -328,7 +355,7 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 			if (f->next_ns + PACER_LAG_MAX < now)
 				f->next_ns = now;
 			while (f->next_ns <= now && batch < PACER_BATCH) {
-				build(p, f, batch++, now);
+				build(p, f, batch++, f->next_ns);
 				f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
 			}
 			if (f->next_ns < earliest)

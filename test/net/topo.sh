@@ -34,7 +34,8 @@
 # holds every bottleneck as ns:dev):
 #   topo_dumbbell N RATE BUFFER K [DELAYS [ACCESS]]  s1..sN -> r -> d; DELAYS and
 #                                      ACCESS are comma lists per sender (ms one-way
-#                                      on s_i-r, access rates)
+#                                      on s_i-r, or F:R per direction, s_i to r
+#                                      first; access rates)
 #   topo_parking_lot RATE BUFFER K D   l -> r1 =bn1= r2 =bn2= r3 -> ld; cross traffic
 #                                      c1 -> x1 over bn1, c2 -> x2 over bn2; D ms per hop
 #   topo_wan3 RATE BUFFER K HOSTS SCALE  three sites b1 b2 b3 linked 20/30/40 ms one
@@ -399,7 +400,8 @@ topo_dumbbell() {
 		d=${dl[i - 1]:-${dl[0]:-0}}
 		a=${ac[i - 1]:-}
 		topo_node "s$i"
-		topo_link "s$i" r "$d" "$d"
+		# "F:R": F ms towards the router, R ms back (per direction)
+		topo_link "s$i" r "${d%%:*}" "${d##*:}"
 		topo_exec "s$i" ip route add default via "$LINK_IP_B"
 		[ -n "$a" ] && [ "$a" != 0 ] && topo_shape "s$i" "$LINK_IF_A" "$a"
 		_topo_ip "S$i" "$LINK_IP_A"

@@ -193,10 +193,11 @@ Test(fp_window, credits_open_the_window)
 	cr_assert_eq(fp_credit_cwnd(10, 30, 25), 15, "in flight + usable not yet spent");
 	cr_assert_eq(fp_credit_cwnd(10, 25, 30), 10, "more used than usable: no spare");
 	cr_assert_eq(fp_credit_cwnd(0, 0, 0), 1, "never 0");
-	/* 100 credits in 10 ms at mss 1448: 14.48 MB/s */
-	cr_assert_eq(fp_pacing_rate(100, 10000000ULL, 1448, 0), 14480000ULL);
-	cr_assert_eq(fp_pacing_rate(0, 10000000ULL, 1448, 100000000ULL), 14480,
-		     "floor: one segment per 100 ms");
+	/* 101 credits stamped over 10 ms at mss 1448: 100 gaps, 14.48 MB/s */
+	cr_assert_eq(fp_pacing_rate(101, 10000, 1448), 14480000ULL);
+	cr_assert_eq(fp_pacing_rate(1, 10000, 1448), 0, "one credit: no gap");
+	cr_assert_eq(fp_pacing_rate(5, 0, 1448), 0, "stamps all equal: nothing to measure");
+	cr_assert_eq(fp_pace_smooth(1000, 2000), 1250);
 }
 
 static enum fp_wire_err check(const void *p, __u32 len, enum fp_type t)
