@@ -237,7 +237,10 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		ca->win_n += take.n;
 	}
 	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS)) {
-		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, tp->mss_cache);
+		/* TCP paces whole IP packets: a credit's segment with headers */
+		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first,
+				      tp->mss_cache + tp->tcp_header_len +
+					      (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20));
 		if (rate) {
 			ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
 			rate = ca->pace_rate + ca->pace_rate * pace_gain_pct / 100;

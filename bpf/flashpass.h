@@ -423,16 +423,16 @@ static inline __u64 fp_pace_smooth(__u64 old, __u64 sample)
 
 /*
  * Pacing that follows the credits: @n credits whose usable stamps span
- * @span_us (first to last), one segment of @mss each, so n - 1 gaps;
+ * @span_us (first to last), so n - 1 gaps, one packet of @bytes each;
  * bytes/s.  The stamps are T + T_wait, T the pacer's schedule, so this is
  * the flow's emulation rate as the pacer meant it, whenever the ACKs that
  * took the credits came.  0 when there is no gap to measure.
  */
-static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 mss)
+static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
 {
 	if (n < 2 || !span_us)
 		return 0;
-	return (n - 1) * mss * 1000000ULL / span_us;
+	return (n - 1) * bytes * 1000000ULL / span_us;
 }
 
 /* Stats of bpf_flashpass, after the common slots (lib/stats.h). */

@@ -94,9 +94,9 @@ check "no credit without an emulation packet the switch passed and the receiver 
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
 check "no more credits spent or wasted than taken ($used + $wasted <= $credits)" \
 	[ $((used + wasted)) -le "$credits" ]
-# Measured here: 18..74 of 7000..25000 frames unscheduled (the initial
-# window and probes of a flow out of credit), so scheduled >= 0.99; held
-# to 0.9.
+# Measured: 18..74 of 7000..25000 frames unscheduled on the host (the
+# initial window and probes of a flow out of credit), >= 0.99 scheduled;
+# 105 of 2185 (0.95) in the 6.1 VM at 10 Mbit/s.  Held to 0.9.
 check_range "scheduled share of the data frames" \
 	"$(awk -v a="$sched" -v b="$unsched" 'BEGIN { print a / (a + b) }')" 0.9 1
 check "the switch saw scheduled data in class 0 and unscheduled in class 1" \
