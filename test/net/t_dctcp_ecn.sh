@@ -123,15 +123,18 @@ else
 fi
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
 
-# DCTCP keeps the link busy: 85 % of the rate, or, where this machine
-# carried less than that at the time, at least 95 % of what kernel cubic
-# got through the same network in this run.  Measured here: 91.6 to 95.2
-# Mbit/s in five runs; once 77.6, with cubic at 74.8 in the same run (the
-# VDE links are user-space processes that share the two CPUs).
+# DCTCP keeps the link busy.  Measured here over 21 runs: 90.1 to 95.2
+# Mbit/s in 17, but 79.9 to 81.4 in three run just after another test's
+# qemu was stopped (cubic got 74.2 to 94.4 in those), and a clean-clone CI
+# run once gave 84.0 beside cubic's 89.3 while a build ran beside it: the
+# dctcp and cubic runs come one after the other, so a slow spell can hit
+# one and not the other.  Held to 75 % of the rate, or
+# 90 % of cubic's in the same run where the machine carried less; a DCTCP
+# that cuts too hard (an alpha gone wrong) leaves the link far emptier.
 gp_cubic=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.cubic" "$TMP/c2.cubic")
 echo "    goodput: bpf_dctcp $gp, cubic $gp_cubic Mbit/s"
-check "dctcp: total goodput >= 85 % of $RATE, or >= 95 % of cubic's" \
-	awk -v d="$gp" -v c="$gp_cubic" -v m=$MBIT 'BEGIN { exit !(d >= m * 0.85 || d >= c * 0.95) }'
+check "dctcp: total goodput >= 75 % of $RATE, or >= 90 % of cubic's" \
+	awk -v d="$gp" -v c="$gp_cubic" -v m=$MBIT 'BEGIN { exit !(d >= m * 0.75 || d >= c * 0.90) }'
 
 echo "the switch detaches"
 check "switch detach" "$CCLOAD" -q switch detach "$BN_DEV" -n "$BN_NS"
