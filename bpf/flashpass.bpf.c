@@ -15,15 +15,17 @@
  * credit phases: what is lost is resent under credits.
  *
  * A flow that gets no credit for fallback_rtts RTTs while it has data to
- * send (no receiver or path role: no credits come back), or whose ledger
- * is gone, runs as Reno from then on, counted in stats.
+ * send (no receiver or path role: no credits come back; 8 times as long
+ * once credits have come), or whose ledger is gone, runs as Reno from
+ * then on, counted in stats.
  *
  * The arithmetic is in flashpass.h (unit-tested on the host).
  */
 #include "flashpass.bpf.h"
 
-#define FP_TAKE_MAX    256	  /* credits taken per ACK at most */
-#define FP_PACE_WIN_NS 4000000ULL /* the shortest window of the pacing rate */
+#define FP_TAKE_MAX	 256	    /* credits taken per ACK at most */
+#define FP_PACE_WIN_NS	 4000000ULL /* the shortest window of the pacing rate */
+#define FP_CREDIT_WAIT_X 8	    /* the fallback wait in the credit phase: 8 times longer */
 
 char _license[] SEC("license") = "GPL";
 
@@ -181,19 +183,30 @@ static long fp_take_one(__u32 i, void *data)
  * back to Reno now.
  */
 static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
-					     __u64 now)
+					     __u32 acked, __u64 now)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), wait, spare, waste, rate;
-	struct fp_take take = { .r = &l->ring, .now_us = (__u32)(now / 1000) };
+	/* TCP paces whole IP packets: a credit's segment with headers */
+	__u32 bytes = tp->mss_cache + tp->tcp_header_len +
+		      (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20);
+	struct fp_take take = {
+		.r = &l->ring,
+		.now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes)) / 1000),
+	};
 
-	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache);
+	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache,
+					fp_sndbuf_full(sk->sk_wmem_queued, sk->sk_sndbuf));
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
 	wait = fallback_rtts * rtt;
 	if (wait < (__u64)fallback_ms * 1000000)
 		wait = (__u64)fallback_ms * 1000000;
+	/* Once credits have come, the path has FlashPass: a drought is the
+	 * emulation queue's congestion, which the rate control works off. */
+	if (ca->phase == FP_PHASE_CREDIT)
+		wait *= FP_CREDIT_WAIT_X;
 	/* The wait for credits runs while the flow has data out or queued. */
 	ca->idle = tp->write_seq == tp->snd_una;
 	if (recv != ca->last_recv || ca->idle) {
@@ -227,7 +240,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		ccs_stat_add(FP_STAT_CREDITS_WASTED, waste);
 		spare -= waste;
 	}
-	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, 0);
+	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst);
 	/* Pacing: the credits' own spacing (their stamps), over windows of
 	 * at least an RTT and FP_PACE_WIN_NS, smoothed. */
 	if (take.n) {
@@ -237,10 +250,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		ca->win_n += take.n;
 	}
 	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS)) {
-		/* TCP paces whole IP packets: a credit's segment with headers */
-		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first,
-				      tp->mss_cache + tp->tcp_header_len +
-					      (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20));
+		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
 		if (rate) {
 			ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
 			rate = ca->pace_rate + ca->pace_rate * pace_gain_pct / 100;
@@ -279,7 +289,8 @@ void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
 		l = fp_ledger_of(sk);
 		if (!l)
 			fp_fall_back(sk, ca, NULL, FP_STAT_LEDGER_LOST);
-		else if (fp_credit_control(sk, ca, l, bpf_ktime_get_ns()))
+		else if (fp_credit_control(sk, ca, l, rs->acked_sacked > 0 ? rs->acked_sacked : 0,
+					   bpf_ktime_get_ns()))
 			return;
 	}
 	fp_reno_control(sk, ca, rs, flg);

@@ -169,15 +169,34 @@ static inline int fp_over_provisioned(__u64 e_out, __u32 max_loss, __u64 demand_
 	return fp_expected_credits(e_out, max_loss) >= demand_segs;
 }
 
-/* Segments of remaining demand: bytes queued but not sent (write_seq -
- * snd_nxt), rounded up to whole segments of @mss. */
-static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss)
+/*
+ * Segments of remaining demand: bytes queued but not sent (write_seq -
+ * snd_nxt), rounded up to whole segments of @mss.  What is queued is a
+ * lower bound: an application blocked on a full send buffer has more to
+ * write, and a bulk flow's buffer (sized by TCP's autotuning to its
+ * window) is full most of the time.  Its demand is open, FP_DEMAND_OPEN,
+ * and never covered by expected credits: only a flow whose application
+ * has written its last bytes into room to spare is finishing.
+ */
+#define FP_DEMAND_OPEN (1ULL << 32)
+
+static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss, int sndbuf_full)
 {
 	__u32 bytes = write_seq - snd_nxt;
 
 	if (!mss || (__s32)bytes <= 0)
 		return 0;
+	if (sndbuf_full)
+		return FP_DEMAND_OPEN;
 	return ((__u64)bytes + mss - 1) / mss;
+}
+
+/* Is the send buffer full as a writer sees it?  A writer blocked on it
+ * is woken when a third of it is free (sk_stream_write_space(): free >=
+ * queued / 2), so at two thirds or more, one may be waiting. */
+static inline int fp_sndbuf_full(int wmem_queued, int sndbuf)
+{
+	return sndbuf > 0 && 3LL * wmem_queued >= 2LL * sndbuf;
 }
 
 /*
@@ -186,10 +205,14 @@ static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss)
  * L = (sent - credited) / sent of the emulation packets sent one interval
  * earlier,
  *   L > max_loss:  r <- r (1 - L) (1 + max_loss), w <- max(w / 2, w_min)
- *   L < min_loss:  r <- min(r_max, r (1 + w)); after an increase,
+ *   L < min_loss:  r <- (1 - w) r + w r_max; after an increase,
  *                  w <- (w + w_max) / 2 (back toward w_max)
  *   otherwise:     hold,
- * r clamped to [r_min, r_max] (r_min: one packet per RTT).
+ * r clamped to [r_min, r_max] (r_min: one packet per RTT).  The increase
+ * closes a part w of the gap to r_max, as ExpressPass's does, rather than
+ * multiplying r by 1 + w: flows that see the same loss then move toward
+ * equal rates (a multiplicative increase keeps their ratio, so the
+ * shortest RTT, which increases most often, ends up with the queue).
  */
 struct fp_rc_params {
 	__u32 max_loss; /* 1/1024 */
@@ -236,7 +259,7 @@ static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_
 	} else if (l < p->min_loss) {
 		if (rc->last_up)
 			rc->w = (rc->w + p->w_max) / 2;
-		rc->rate = rc->rate * (FP_ONE + rc->w) / FP_ONE;
+		rc->rate = rc->rate * (FP_ONE - rc->w) / FP_ONE + r_max * rc->w / FP_ONE;
 		rc->last_up = 1;
 		step = FP_RC_UP;
 	} else {
@@ -249,11 +272,19 @@ static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_
 	return step;
 }
 
-/* One packet per RTT, at least 1 pps: the lowest emulation rate. */
-static inline __u64 fp_rate_min(__u64 rtt_ns)
-{
-	__u64 r = rtt_ns ? 1000000000ULL / rtt_ns : 1;
+/* The lowest emulation rate: one packet per RTT, at least 1 pps, and at
+ * most r_max / FP_RATE_MIN_DIV: on a short RTT one packet per RTT is a
+ * large part of the queue's rate, more than a fair share of it when
+ * many flows share it, and a floor above the fair share keeps the queue
+ * congested for everyone. */
+#define FP_RATE_MIN_DIV 64
 
+static inline __u64 fp_rate_min(__u64 rtt_ns, __u64 r_max)
+{
+	__u64 r = rtt_ns ? 1000000000ULL / rtt_ns : 1, cap = r_max / FP_RATE_MIN_DIV;
+
+	if (r > cap)
+		r = cap;
 	return r ? r : 1;
 }
 
@@ -404,11 +435,16 @@ static inline __u32 fp_ring_take(struct fp_ring *r, __u32 now_us, __u32 max)
 
 /*
  * The window under credits: what is in flight plus the usable credits not
- * yet spent; at least 1, so a flow never stalls with credit in hand.
+ * yet spent, at most @burst of them at once; at least 1, so a flow never
+ * stalls with credit in hand.  The burst bound is what keeps segments
+ * apart: TCP's own pacing sends 1 ms of data as one GSO packet (the
+ * pacing shift, which a CC cannot change), split on the wire into frames
+ * back to back, several times a shallow buffer's share; a window that
+ * opens by @burst per ACK sends at most that many together.
  */
-static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 usable, __u64 used)
+static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 spare, __u32 burst)
 {
-	__u64 spare = usable > used ? usable - used : 0, w = (__u64)in_flight + spare;
+	__u64 w = (__u64)in_flight + (spare < burst ? spare : burst);
 
 	if (w < 1)
 		w = 1;
@@ -433,6 +469,27 @@ static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
 	if (n < 2 || !span_us)
 		return 0;
 	return (n - 1) * bytes * 1000000ULL / span_us;
+}
+
+/*
+ * How far ahead of its usable time a credit may be taken.  The window
+ * moves only at ACKs, and a flow with little in flight (a short RTT, or
+ * one of many flows) may wait longer for its next ACK than for its next
+ * credit; when in flight drains to nothing, no ACK comes at all.  A
+ * credit due before the next ACK is likely to come is taken now, and
+ * TCP's pacing at the credit rate sends it close to its time: the lead is
+ * the time of 4 credits at @pace_Bps for segments of @bytes, at least
+ * FP_LEAD_MIN_NS, at most the RTT.
+ */
+#define FP_LEAD_MIN_NS 1000000ULL
+
+static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
+{
+	__u64 lead = pace_Bps ? 4ULL * bytes * 1000000000ULL / pace_Bps : rtt_ns;
+
+	if (lead < FP_LEAD_MIN_NS)
+		lead = FP_LEAD_MIN_NS;
+	return lead < rtt_ns ? lead : rtt_ns;
 }
 
 /* Stats of bpf_flashpass, after the common slots (lib/stats.h). */
@@ -476,6 +533,8 @@ enum fp_stat {
 	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
 	X(bank_max, UINT, 1, FP_RING, 32,                                                    \
 	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
+	X(burst, UINT, 1, 64, 64,                                                            \
+	  "segments sent at once under credits beyond those an ACK acknowledged")            \
 	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
 	  "pace this many percent above the rate credits become usable")                     \
 	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \

@@ -33,11 +33,28 @@ Test(fp_rc, increase_below_min_target_loss_with_weight_w)
 	struct fp_rc rc = { .rate = 1000, .w = 256 };
 
 	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000), FP_RC_UP);
-	cr_assert_eq(rc.rate, 1000 * (1024 + 256) / 1024, "first increase uses w as it is");
+	/* a part w of the gap to r_max: 1000 * 768/1024 + 100000 * 256/1024 */
+	cr_assert_eq(rc.rate, 750 + 25000, "first increase uses w as it is");
 	cr_assert_eq(rc.w, 256);
 	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 995, 10, 100000), FP_RC_UP, "L 5/1024 < min");
 	cr_assert_eq(rc.w, (256 + 512) / 2, "consecutive increases grow w back toward w_max");
-	cr_assert_eq(rc.rate, 1250ULL * (1024 + 384) / 1024);
+	cr_assert_eq(rc.rate, 25750ULL * 640 / 1024 + 100000ULL * 384 / 1024);
+}
+
+Test(fp_rc, equal_loss_moves_toward_equal_rates)
+{
+	struct fp_rc a = { .rate = 100, .w = 64 }, b = { .rate = 4000, .w = 64 };
+
+	/* the same loss pattern on both: the gap between them narrows */
+	for (int i = 0; i < 40; i++) {
+		int lossy = i % 3 == 2;
+
+		fp_rc_update(&a, &RC, 1000, lossy ? 850 : 1000, 10, 8000);
+		fp_rc_update(&b, &RC, 1000, lossy ? 850 : 1000, 10, 8000);
+	}
+	cr_assert(a.rate + 400 > b.rate && b.rate + 400 > a.rate,
+		  "4000 vs 100 at the start: %llu vs %llu now", (unsigned long long)b.rate,
+		  (unsigned long long)a.rate);
 }
 
 Test(fp_rc, hold_between_the_targets)
@@ -51,7 +68,7 @@ Test(fp_rc, hold_between_the_targets)
 
 Test(fp_rc, clamped_to_r_min_and_r_max)
 {
-	struct fp_rc rc = { .rate = 90000, .w = 512 };
+	struct fp_rc rc = { .rate = 100000, .w = 512 };
 
 	fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000);
 	cr_assert_eq(rc.rate, 100000, "never above r_max");
@@ -78,9 +95,11 @@ Test(fp_rate, emulation_queue_rate_is_84_of_1622)
 	/* 100 Mbit/s: 100e6 / (1622 * 8) = 7706 packets/s */
 	cr_assert_eq(fp_emu_pps_max(100000000ULL), 7706);
 	cr_assert_eq(fp_emu_bps(100000000ULL), 100000000ULL / 1622 * 84, "about 5.2 %%");
-	cr_assert_eq(fp_rate_min(20000000ULL), 50, "one packet per 20 ms RTT");
-	cr_assert_eq(fp_rate_min(0), 1);
-	cr_assert_eq(fp_rate_min(5000000000ULL), 1, "an RTT above 1 s still 1 pps");
+	cr_assert_eq(fp_rate_min(20000000ULL, 7706), 50, "one packet per 20 ms RTT");
+	cr_assert_eq(fp_rate_min(0, 7706), 1);
+	cr_assert_eq(fp_rate_min(5000000000ULL, 7706), 1, "an RTT above 1 s still 1 pps");
+	cr_assert_eq(fp_rate_min(100000ULL, 7706), 7706 / 64, "a 0.1 ms RTT: r_max / 64");
+	cr_assert_eq(fp_rate_min(100000ULL, 10), 1, "never 0");
 }
 
 Test(fp_marking, expected_credits_against_demand)
@@ -96,11 +115,20 @@ Test(fp_marking, expected_credits_against_demand)
 
 Test(fp_marking, demand_in_segments)
 {
-	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448), 3, "2897 bytes: 3 segments");
-	cr_assert_eq(fp_demand_segs(1000, 1000, 1448), 0);
-	cr_assert_eq(fp_demand_segs(100, 0xFFFFFF00U, 1448), 1, "across the sequence wrap (356)");
-	cr_assert_eq(fp_demand_segs(1000, 2000, 1448), 0, "snd_nxt past write_seq: none");
-	cr_assert_eq(fp_demand_segs(5000, 1000, 0), 0, "no mss yet");
+	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448, 0), 3, "2897 bytes: 3 segments");
+	cr_assert_eq(fp_demand_segs(1000, 1000, 1448, 0), 0);
+	cr_assert_eq(fp_demand_segs(100, 0xFFFFFF00U, 1448, 0), 1,
+		     "across the sequence wrap (356)");
+	cr_assert_eq(fp_demand_segs(1000, 2000, 1448, 0), 0, "snd_nxt past write_seq: none");
+	cr_assert_eq(fp_demand_segs(5000, 1000, 0, 0), 0, "no mss yet");
+	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448, 1), FP_DEMAND_OPEN,
+		     "a full send buffer: the writer has more, demand open");
+	cr_assert_eq(fp_demand_segs(1000, 1000, 1448, 1), 0, "nothing queued: none, full or not");
+	cr_assert(!fp_over_provisioned(1000000, 102, FP_DEMAND_OPEN),
+		  "open demand is never covered");
+	cr_assert(fp_sndbuf_full(200000, 300000), "two thirds: a writer may wait");
+	cr_assert(!fp_sndbuf_full(199999, 300000));
+	cr_assert(!fp_sndbuf_full(0, 0), "no buffer size yet");
 }
 
 Test(fp_calibration, usable_at_t_plus_t_wait)
@@ -188,11 +216,24 @@ Test(fp_ring, unfilled_slot_stops_the_consumer)
 	cr_assert_eq(r.tail, 1, "waits at the reserved slot");
 }
 
+Test(fp_window, credits_are_taken_a_little_ahead)
+{
+	/* 1500-byte packets at 12 MB/s: 125 us each, 4 of them 500 us: 1 ms */
+	cr_assert_eq(fp_lead_ns(20000000, 12000000, 1500), FP_LEAD_MIN_NS, "at least 1 ms");
+	/* at 600 kB/s (one of 20 flows): 2.5 ms each, 10 ms for 4 */
+	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500), 10000000);
+	cr_assert_eq(fp_lead_ns(4000000, 600000, 1500), 4000000, "at most an RTT");
+	cr_assert_eq(fp_lead_ns(200000, 12000000, 1500), 200000, "a short RTT bounds it");
+	cr_assert_eq(fp_lead_ns(3000000, 0, 1500), 3000000, "no rate yet: an RTT");
+}
+
 Test(fp_window, credits_open_the_window)
 {
-	cr_assert_eq(fp_credit_cwnd(10, 30, 25), 15, "in flight + usable not yet spent");
-	cr_assert_eq(fp_credit_cwnd(10, 25, 30), 10, "more used than usable: no spare");
-	cr_assert_eq(fp_credit_cwnd(0, 0, 0), 1, "never 0");
+	cr_assert_eq(fp_credit_cwnd(10, 3, 4), 13, "in flight + the spare credits");
+	cr_assert_eq(fp_credit_cwnd(10, 30, 4), 14, "at most a burst of them at once");
+	cr_assert_eq(fp_credit_cwnd(10, 0, 4), 10, "no spare: what is in flight");
+	cr_assert_eq(fp_credit_cwnd(0, 0, 4), 1, "never 0");
+	cr_assert_eq(fp_credit_cwnd(0x7ffffff0U, 1ULL << 40, 64), 0x7fffffffU, "clamped");
 	/* 101 credits stamped over 10 ms at mss 1448: 100 gaps, 14.48 MB/s */
 	cr_assert_eq(fp_pacing_rate(101, 10000, 1448), 14480000ULL);
 	cr_assert_eq(fp_pacing_rate(1, 10000, 1448), 0, "one credit: no gap");
