@@ -33,19 +33,19 @@
 
 #define FP_NAME	  "bpf_flashpass"
 #define MAX_SETS  16
-#define MAX_ROLES 8
+#define MAX_ROLES (2 * PACER_MAX_NETNS + 8) /* two per sender, and the others */
 
 enum { FP_RUN, FP_FLOWS };
 
 static const struct cli fp_cli = {
 	.cmd = "flashpass",
 	.subs = (const char *const[]){ "run", "flows", NULL },
-	.synopsis =
-		"ccload flashpass run [--link-rate RATE] [--set k=v]... [--tc ROLE=DEV[@NETNS]]...\n"
-		"                         [-n NETNS]\n"
-		"       ccload flashpass flows [--json]",
+	.synopsis = "ccload flashpass run [--link-rate RATE] [--set k=v]... [--non-restricted]\n"
+		    "                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
+		    "       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
-		 "from namespace NETNS (the senders').  It attaches bpf_flashpass (with --set)\n"
+		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
+		 "that has its source address).  It attaches bpf_flashpass (with --set)\n"
 		 "when it is not attached, and the --tc roles; on exit it removes what it\n"
 		 "attached and prints its CPU cost per emulation packet.\n"
 		 "flows: every flow's credit ledger and the pacer's view of it.",
@@ -60,9 +60,12 @@ static const struct cli fp_cli = {
 			  "rate control: increase below this emulation loss, 1/1024 (default 10)" },
 			{ "set", 's', "k=v", SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },
+			{ "non-restricted", 'N', NULL, SUB(FP_RUN),
+			  "when run attaches it: any namespace may make it its default" },
 			{ "tc", 't', "ROLE=DEV[@NETNS]", SUB(FP_RUN),
 			  "attach TC role ROLE on DEV for the run" },
-			{ "netns", 'n', "NAME", SUB(FP_RUN), "send emulation packets from NAME" },
+			{ "netns", 'n', "NAME", SUB(FP_RUN),
+			  "send emulation packets from NAME (repeatable: one per sender)" },
 			{ "json", 'j', NULL, SUB(FP_FLOWS), "as JSON, one object per flow" },
 			{ 0 },
 		},
@@ -117,7 +120,8 @@ static int flows(int json)
 		       "phase", "demand", "credits", "used", "wasted", "spare", "emu sent",
 		       "emu pps", "loss");
 	while (!bpf_map_get_next_key(fl, prev, &next)) {
-		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], sa[64], da[64];
+		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], sa[64], da[64], demand[24];
+		int open;
 
 		k = next;
 		prev = &k;
@@ -127,22 +131,27 @@ static int flows(int json)
 			memset(&e, 0, sizeof(e));
 		addr_str(k.saddr, s, sizeof(s));
 		addr_str(k.daddr, d, sizeof(d));
+		open = l->demand_segs >= FP_DEMAND_OPEN;
+		if (open)
+			snprintf(demand, sizeof(demand), "%s", json ? "null" : "open");
+		else
+			snprintf(demand, sizeof(demand), "%llu", l->demand_segs);
 		if (json) {
 			printf("{\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,\"phase\":\"%s\","
-			       "\"demand_segs\":%llu,\"credits\":%llu,\"credits_used\":%llu,"
+			       "\"demand_segs\":%s,\"demand_open\":%s,\"credits\":%llu,\"credits_used\":%llu,"
 			       "\"credits_wasted\":%llu,\"banked\":%u,\"spare\":%llu,\"min_rtt_us\":%llu,"
 			       "\"t_wait_us\":%llu,\"emu_sent\":%llu,\"emu_over\":%llu,"
 			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f}\n",
-			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase),
-			       l->demand_segs, l->credits_recv, l->credits_used,
+			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
+			       open ? "true" : "false", l->credits_recv, l->credits_used,
 			       l->idle_wasted + l->ring_wasted, fp_ring_fill(&l->ring), fp_spare(l),
 			       l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent, e.over, e.lost,
 			       e.rate, e.last_loss / 1024.0, e.w / 1024.0);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
 			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));
-			printf("%-22s %-22s %-10s %8llu %10llu %10llu %8llu %6llu %10llu %9llu %5.1f%%\n",
-			       sa, da, phase_name(l->phase), l->demand_segs, l->credits_recv,
+			printf("%-22s %-22s %-10s %8s %10llu %10llu %8llu %6llu %10llu %9llu %5.1f%%\n",
+			       sa, da, phase_name(l->phase), demand, l->credits_recv,
 			       l->credits_used, l->idle_wasted + l->ring_wasted, fp_spare(l),
 			       e.sent, e.rate, e.last_loss * 100.0 / 1024);
 		}
@@ -189,13 +198,12 @@ static int fp_port(const struct algo *a, uint16_t *port)
 	return -1;
 }
 
-static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *ao,
-	       const char *netns)
+static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *ao)
 {
 	struct run_state st = { 0 };
 	struct pacer_report r;
 	struct sigaction sa = { .sa_handler = on_signal };
-	int back = -1, err;
+	int err;
 
 	if (attach_env_check())
 		return 1;
@@ -222,25 +230,21 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 		return 1;
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
-	if (netns && netns_enter(netns, &back)) {
-		run_cleanup(a, &st);
-		return 1;
-	}
-	printf("flashpass pacer running%s%s (r_max %" PRIu64 " emulation packets/s per flow); "
+	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow); "
 	       "SIGINT or SIGTERM stops it\n",
-	       netns ? " in " : "", netns ? netns : "", (uint64_t)fp_emu_pps_max(po->link_bps));
+	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
+	       (uint64_t)fp_emu_pps_max(po->link_bps));
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
-	if (netns)
-		netns_leave(back);
 	lock_host_state();
 	run_cleanup(a, &st);
 	printf("flashpass pacer: %" PRIu64 " flows, %" PRIu64 " emulation packets (%" PRIu64
 	       " over-provisioned, %" PRIu64 " send errors, %" PRIu64
-	       " IPv6 flows skipped) in %.1f s, peak %" PRIu64
+	       " IPv6 flows skipped, %" PRIu64
+	       " flows from no namespace of ours) in %.1f s, peak %" PRIu64
 	       "/s; CPU %.3f s, %.0f ns per packet\n",
-	       r.flows, r.sent, r.over, r.send_errors, r.skipped_v6, r.wall_s, r.peak_pps, r.cpu_s,
-	       r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
+	       r.flows, r.sent, r.over, r.send_errors, r.skipped_v6, r.no_sender, r.wall_s,
+	       r.peak_pps, r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
 	return err ? 1 : 0;
 }
 
@@ -250,13 +254,13 @@ int cmd_flashpass(int argc, char **argv)
 	struct pacer_opts po = {
 		.link_bps = 100000000ULL,
 		.scan_us = 2000,
-		.rc = { .max_loss = 102, .min_loss = 10, .w_min = 8, .w_max = 512 }
+		.rt_priority = 10,
+		.rc = { .max_loss = 102, .min_loss = 10, .w_min = 8, .w_max = 64 }
 	};
 	struct tunable_set sets[MAX_SETS];
 	struct tc_place tc[MAX_ROLES];
 	struct attach_opts ao = { .algo = a, .sets = sets, .tc = tc };
 	const struct tunable *t;
-	const char *netns = NULL;
 	int json = 0, ch, sub;
 	uint64_t v;
 	char *k, *val;
@@ -305,7 +309,15 @@ int cmd_flashpass(int argc, char **argv)
 				return 2;
 			ao.n_tc++;
 			break;
-		case 'n': netns = optarg; break;
+		case 'n':
+			if (po.n_netns == PACER_MAX_NETNS) {
+				pr_warn("flashpass run: at most %d namespaces (-n)\n",
+					PACER_MAX_NETNS);
+				return 2;
+			}
+			po.netns[po.n_netns++] = optarg;
+			break;
+		case 'N': ao.non_restricted = true; break;
 		case 'j': json = 1; break;
 		case 'h': return 0;
 		default: return 2;
@@ -324,9 +336,10 @@ int cmd_flashpass(int argc, char **argv)
 		return 1;
 	if (sub == FP_FLOWS)
 		return flows(json);
-	if (netns && !netns_exists(netns)) {
-		pr_warn("flashpass run: no network namespace '%s'\n", netns);
-		return 2;
-	}
-	return run(a, &po, &ao, netns);
+	for (size_t i = 0; i < po.n_netns; i++)
+		if (!netns_exists(po.netns[i])) {
+			pr_warn("flashpass run: no network namespace '%s'\n", po.netns[i]);
+			return 2;
+		}
+	return run(a, &po, &ao);
 }

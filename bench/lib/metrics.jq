@@ -98,7 +98,12 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		bytes: ($sw | map(.bytes) | add // 0),
 		avg_backlog: ($sw[0].avg_backlog // null),
 		max_backlog: ($sw[0].max_backlog // null),
-		per_bottleneck: ($sw | map({dev, dropped, marked, avg_backlog, max_backlog}))
+		per_bottleneck: ($sw | map({dev, dropped, marked, avg_backlog, max_backlog})),
+		# per traffic class (DSCP): class 0 is everything but bpf_flashpass's
+		# unscheduled data (class 1); its emulation queue, when configured
+		class_dropped: ($sw[0].classes // [] | map(.dropped)),
+		class_pkts: ($sw[0].classes // [] | map(.pkts)),
+		emulation: ($sw[0].emulation // null)
 	}
 }
 + (if ($wl | length) == 0 then {} else {

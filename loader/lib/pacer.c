@@ -8,6 +8,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sched.h>
+#include <ifaddrs.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <stdio.h>
@@ -21,12 +23,14 @@
 
 #include "pacer.h"
 #include "log.h"
+#include "netns.h"
 #include "pins.h"
 
 #define PACER_BATCH   64
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
 #define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
 #define PACER_LAG_MAX 2000000ULL	 /* ns: a flow further behind restarts now */
+#define PACER_ADDRS   16		 /* IPv4 addresses of a namespace we look at */
 
 struct emu_pkt {
 	struct iphdr ip;
@@ -44,22 +48,34 @@ struct pflow {
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	struct fp_emu pub;
+	int sock; /* pacer.socks[] index, -1: no namespace has its source */
+};
+
+/* A sender namespace: its raw socket and its IPv4 addresses. */
+struct psock {
+	int fd;
+	size_t n_addrs;
+	__u32 addrs[PACER_ADDRS];
 };
 
 struct pacer {
 	const struct pacer_opts *o;
 	struct pacer_report *r;
-	int fd_ledgers, fd_emu, sock;
+	int fd_ledgers, fd_emu;
+	struct psock socks[PACER_MAX_NETNS];
+	size_t n_socks;
 	uint64_t r_max;
 	struct pflow *flows;
 	size_t n;
 	int idx[PACER_SLOTS]; /* flows[] index or -1 */
 	uint32_t gen;
-	struct fp_ledger l; /* scratch: a ledger is 4 KB */
+	uint64_t rtt_max_ns; /* the longest RTT of the active flows, at the last scan */
+	struct fp_ledger l;  /* scratch: a ledger is 4 KB */
 	struct emu_pkt pkts[PACER_BATCH];
 	struct sockaddr_in to[PACER_BATCH];
 	struct iovec iov[PACER_BATCH];
 	struct mmsghdr msgs[PACER_BATCH];
+	int bsock[PACER_BATCH]; /* each one's socket */
 };
 
 static uint64_t mono_ns(void)
@@ -108,15 +124,40 @@ static int v4_mapped(const __u32 *a)
 	return !a[0] && !a[1] && a[2] == htonl(0xffff);
 }
 
+/* The socket of the namespace that has @saddr; with one socket (no
+ * namespace named, or one), that one. */
+static int sock_of(struct pacer *p, __u32 saddr)
+{
+	if (p->n_socks == 1)
+		return 0;
+	for (size_t i = 0; i < p->n_socks; i++)
+		for (size_t j = 0; j < p->socks[i].n_addrs; j++)
+			if (p->socks[i].addrs[j] == saddr)
+				return (int)i;
+	return -1;
+}
+
 static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
 {
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
+	f->sock = sock_of(p, k->saddr[3]);
+	if (f->sock < 0)
+		p->r->no_sender++;
 	f->next_ns = now;
 	f->iv_start_ns = now;
 	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
 	f->rc.w = p->o->rc.w_max;
 	p->r->flows++;
+}
+
+/* A flow is paced while it has data to send (the CC records demand from
+ * its first transmission on), has not fallen back, and leaves from one of
+ * our namespaces. */
+static int flow_active(const struct pflow *f)
+{
+	return f->demand && f->sock >= 0 &&
+	       (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
 }
 
 /* Read every ledger: new flows, their phase, demand and credits; forget
@@ -154,7 +195,10 @@ static void scan(struct pacer *p, uint64_t now)
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
 	}
+	p->rtt_max_ns = 0;
 	for (i = 0, kept = 0; i < p->n; i++) {
+		if (flow_active(&p->flows[i]) && p->flows[i].rtt_ns > p->rtt_max_ns)
+			p->rtt_max_ns = p->flows[i].rtt_ns;
 		if (p->flows[i].seen != p->gen) {
 			bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
 			continue;
@@ -169,26 +213,20 @@ static void scan(struct pacer *p, uint64_t now)
 	}
 }
 
-/* A flow is paced while it has data to send (the CC records demand from
- * its first transmission on) and has not fallen back. */
-static int flow_active(const struct pflow *f)
+/*
+ * The rate control's interval, the same for every flow: the longest RTT
+ * of the active flows (and a scan period at least).  Flows that share
+ * the emulation queue see the same loss; with the same interval they
+ * also change rate as often, and the increase (fp_rc_update()) moves
+ * them toward equal rates.  Intervals of their own RTT, or of a number
+ * of packets at their own rate, let the shortest RTT or the highest rate
+ * increase most often and keep the queue.
+ */
+static uint64_t interval_ns(const struct pacer *p)
 {
-	return f->demand && (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
-}
+	uint64_t scan = (uint64_t)p->o->scan_us * 1000;
 
-/* The rate control's interval: an RTT, but at least a scan period and the
- * time PACER_IV_PKTS packets take at the flow's rate, so that a loss
- * fraction is measured on enough packets to mean something. */
-#define PACER_IV_PKTS 32
-
-static uint64_t interval_ns(const struct pacer *p, const struct pflow *f)
-{
-	uint64_t iv = f->rtt_ns, scan = (uint64_t)p->o->scan_us * 1000;
-	uint64_t enough = PACER_IV_PKTS * 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
-
-	if (iv < scan)
-		iv = scan;
-	return iv > enough ? iv : enough;
+	return p->rtt_max_ns > scan ? p->rtt_max_ns : scan;
 }
 
 /*
@@ -204,7 +242,8 @@ static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 
 	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && passed)
 		passed = credited; /* the first credits: no sequence number to start from */
-	fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns), p->r_max);
+	fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns, p->r_max),
+		     p->r_max);
 	if (passed > credited)
 		f->pub.lost += passed - credited;
 	f->iv_seq0 = f->last_seq;
@@ -253,33 +292,68 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 	e->w.flags = over ? FP_WIRE_OVER : 0;
 	e->w.count = 1;
 	p->to[i] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = e->ip.daddr };
+	p->bsock[i] = f->sock;
 	f->pub.sent++;
 	f->pub.over += over;
 	f->iv_sent++;
 	p->r->over += over;
 }
 
+/* Send the batch: one sendmmsg() per run of packets of one socket (a
+ * flow's packets are consecutive). */
 static void send_batch(struct pacer *p, size_t n)
 {
-	size_t done = 0;
+	size_t done = 0, end;
 	int k;
 
 	while (done < n) {
-		k = sendmmsg(p->sock, p->msgs + done, (unsigned int)(n - done), 0);
+		for (end = done + 1; end < n && p->bsock[end] == p->bsock[done]; end++)
+			;
+		k = sendmmsg(p->socks[p->bsock[done]].fd, p->msgs + done,
+			     (unsigned int)(end - done), 0);
 		if (k <= 0) {
-			p->r->send_errors +=
-				n - done; /* the flows' losses: the rate control sees them */
-			return;
+			/* the flows' losses: the rate control sees them */
+			p->r->send_errors += end - done;
+			done = end;
+			continue;
 		}
+		p->r->sent += (size_t)k;
 		done += (size_t)k;
 	}
-	p->r->sent += n;
+}
+
+/* A raw socket in namespace @name (NULL: ours) and its IPv4 addresses. */
+static int psock_open(struct psock *ps, const char *name)
+{
+	struct ifaddrs *ifa = NULL, *a;
+	int one = 1, back, err = 0;
+
+	ps->fd = -1;
+	ps->n_addrs = 0;
+	if (netns_enter(name, &back))
+		return -ENOENT;
+	ps->fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	if (ps->fd < 0 || setsockopt(ps->fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one))) {
+		err = -errno;
+		pr_warn("pacer: no raw socket%s%s: %s\n", name ? " in " : "", name ? name : "",
+			strerror(errno));
+	} else if (getifaddrs(&ifa)) {
+		err = -errno;
+		pr_warn("pacer: cannot list the addresses%s%s: %s\n", name ? " of " : "",
+			name ? name : "", strerror(errno));
+	}
+	for (a = ifa; a; a = a->ifa_next)
+		if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET && ps->n_addrs < PACER_ADDRS)
+			ps->addrs[ps->n_addrs++] =
+				((const struct sockaddr_in *)a->ifa_addr)->sin_addr.s_addr;
+	freeifaddrs(ifa);
+	netns_leave(back);
+	return err;
 }
 
 static int pacer_open(struct pacer *p)
 {
 	char dir[256], path[300];
-	int one = 1;
 
 	pin_dir("bpf_flashpass", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/fp_ledgers", dir);
@@ -290,10 +364,13 @@ static int pacer_open(struct pacer *p)
 		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
 		return -ENOENT;
 	}
-	p->sock = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
-	if (p->sock < 0 || setsockopt(p->sock, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one))) {
-		pr_warn("pacer: no raw socket: %s\n", strerror(errno));
-		return -errno;
+	for (size_t i = 0; i < (p->o->n_netns ? p->o->n_netns : 1); i++) {
+		/* counted first: psock_open() leaves a closed one at worst */
+		int err =
+			psock_open(&p->socks[p->n_socks++], p->o->n_netns ? p->o->netns[i] : NULL);
+
+		if (err)
+			return err;
 	}
 	for (size_t i = 0; i < PACER_BATCH; i++) {
 		p->iov[i] = (struct iovec){ &p->pkts[i], sizeof(p->pkts[i]) };
@@ -326,11 +403,23 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 		return -ENOMEM;
 	p->o = o;
 	p->r = r;
-	p->fd_ledgers = p->fd_emu = p->sock = -1;
+	p->fd_ledgers = p->fd_emu = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
 	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
 	memset(p->idx, -1, sizeof(p->idx));
 	err = p->flows ? pacer_open(p) : -ENOMEM;
+	if (!err && o->rt_priority) {
+		/* On time or in bursts: a pacer that wakes late sends what fell
+		 * due together, and the emulation queue's 8 packets take a burst
+		 * of about 1 ms at the link rate.  Under CFS a busy machine wakes
+		 * it milliseconds late; a real-time priority wakes it on time. */
+		struct sched_param sp = { .sched_priority = (int)o->rt_priority };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			pr_warn("pacer: no real-time priority (%s): it may wake late and "
+				"send in bursts\n",
+				strerror(errno));
+	}
 	while (!err && !*stop) {
 		uint64_t earliest;
 		size_t batch = 0, i;
@@ -343,7 +432,7 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 			 * read, over at least one scan period */
 			for (i = 0; i < p->n; i++)
 				if (flow_active(&p->flows[i]) &&
-				    now - p->flows[i].iv_start_ns >= interval_ns(p, &p->flows[i]))
+				    now - p->flows[i].iv_start_ns >= interval_ns(p))
 					flow_interval(p, &p->flows[i], now);
 		}
 		earliest = next_scan;
@@ -383,8 +472,9 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
 	r->wall_s = (double)(mono_ns() - t0) / 1e9;
 	r->cpu_s = cpu_seconds() - cpu0;
-	if (p->sock >= 0)
-		close(p->sock);
+	for (size_t i = 0; i < p->n_socks; i++)
+		if (p->socks[i].fd >= 0)
+			close(p->socks[i].fd);
 	if (p->fd_ledgers >= 0)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)

@@ -2,7 +2,7 @@
 /*
  * bpf_flashpass's emulation pacer: for every flow with a ledger and data
  * to send, emulation packets at the flow's emulation rate, from a raw
- * socket in the sender's network namespace; once per RTT, the rate
+ * socket in the sender's network namespace (one socket per namespace); once per RTT, the rate
  * control of flashpass.h from the credits that came back.  One thread;
  * it only reads the ledgers and writes its own view (map fp_emu).
  */
@@ -14,10 +14,17 @@
 
 #include "flashpass.h"
 
+#define PACER_MAX_NETNS 64
+
 struct pacer_opts {
-	uint64_t link_bps;    /* the sender's link: r_max = fp_emu_pps_max() */
-	uint16_t port;	      /* bpf_flashpass's port tunable */
-	unsigned int scan_us; /* how often the ledgers are read */
+	uint64_t link_bps; /* the sender's link: r_max = fp_emu_pps_max() */
+	/* The senders' namespaces: a flow's emulation packets leave from the
+	 * one that has its source address.  None: ours, for every flow. */
+	const char *netns[PACER_MAX_NETNS];
+	size_t n_netns;
+	uint16_t port;		  /* bpf_flashpass's port tunable */
+	unsigned int scan_us;	  /* how often the ledgers are read */
+	unsigned int rt_priority; /* SCHED_FIFO priority of the pacer, 0: none */
 	struct fp_rc_params rc;
 };
 
@@ -27,6 +34,7 @@ struct pacer_report {
 	uint64_t over;	/* of which over-provisioned */
 	uint64_t send_errors;
 	uint64_t skipped_v6; /* IPv6 flows, which this pacer does not serve */
+	uint64_t no_sender;  /* flows whose source address none of the namespaces has */
 	double cpu_s;	     /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */

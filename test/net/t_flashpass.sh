@@ -13,41 +13,18 @@ RATE=100mbit SECS=4
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
 CC=bpf_flashpass
 TMP=$(mktemp -d)
-pacer=
-stop_pacer() {
-	[ -n "$pacer" ] || return 0
-	kill -TERM "$pacer" 2>/dev/null
-	wait "$pacer"
-	local rc=$?
-	pacer=
-	return $rc
-}
-trap 'stop_pacer; topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 
-# Unscheduled (pre-credit) data is DSCP CS1 (8): class 1, dropped above 6 KB.
-# shellcheck disable=SC2034 # topo.sh's
-TOPO_SWITCH_ARGS=(--emulation 7190 --dscp-class "8=1" --class-limit "1=6kb")
 topo_init
+topo_flashpass_switch
 topo_dumbbell 1 "$RATE" 30kb 0
 S=$(topo_ns s1) D=$(topo_ns d)
-SDEV=$LINK_IF_A # s1's port towards r (the last link topo_dumbbell made)
-DDEV=$(ip -n "$D" -o link show | awk -F': ' '$2 ~ /^e/ { sub(/@.*/, "", $2); print $2; exit }')
+SDEV=$(topo_ports s1) DDEV=$(topo_ports d)
 
-# start_pacer [ROLE...]: ccload flashpass run with the sender's two roles
-# and the given others, in the background; waits for it to run.
-start_pacer() {
-	local args=(--tc "flashpass-sender=$SDEV@$S" --tc "flashpass-credits=$SDEV@$S") r i
-	for r in "$@"; do args+=(--tc "$r"); done
-	"$CCLOAD" flashpass run -n "$S" --link-rate "$RATE" "${args[@]}" >"$TMP/pacer.log" 2>&1 &
-	pacer=$!
-	for ((i = 0; i < 50; i++)); do
-		grep -q 'pacer running' "$TMP/pacer.log" && return 0
-		kill -0 "$pacer" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$TMP/pacer.log"
-	return 1
-}
+# start_pacer [RECEIVER]: ccload flashpass run, s1's roles and the
+# receiver role on RECEIVER's port if given.
+start_pacer() { topo_flashpass_run "$TMP/pacer.log" s1 "${1:-}" --link-rate "$RATE"; }
+stop_pacer() { topo_flashpass_stop; }
 
 # transfer PORT: one verified bpf_flashpass transfer s1 -> d; the ledger
 # listing 1.5 s in goes to $TMP/flows.
@@ -71,7 +48,7 @@ fpstat() { ccstat $CC "$1"; }
 
 echo "the credit loop"
 check "ccload flashpass run starts (attaching $CC and three roles)" \
-	start_pacer "flashpass-receiver=$DDEV@$D"
+	start_pacer d
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
 transfer 5301

@@ -30,12 +30,20 @@
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
 #   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
 #   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
+#   topo_ports NAME                    host NAME's network ports (not lo)
+# FlashPass (bpf_flashpass):
+#   topo_flashpass_switch [LIMIT]      before the topology: bottlenecks get the
+#                                      emulation queue and the unscheduled class
+#   topo_flashpass_run LOG "SENDERS" "RECEIVERS" [ccload args]   the pacer, its
+#                                      roles on every port of those hosts
+#   topo_flashpass_stop                SIGTERM to it; its exit status
 # Topologies (each sets IP_<host> for every host and BN_NS/BN_DEV; BN_LIST
 # holds every bottleneck as ns:dev):
 #   topo_dumbbell N RATE BUFFER K [DELAYS [ACCESS]]  s1..sN -> r -> d; DELAYS and
 #                                      ACCESS are comma lists per sender (ms one-way
 #                                      on s_i-r, or F:R per direction, s_i to r
-#                                      first; access rates)
+#                                      first, or rR: R ms on the way back only, on
+#                                      a return link of its own; access rates)
 #   topo_parking_lot RATE BUFFER K D   l -> r1 =bn1= r2 =bn2= r3 -> ld; cross traffic
 #                                      c1 -> x1 over bn1, c2 -> x2 over bn2; D ms per hop
 #   topo_wan3 RATE BUFFER K HOSTS SCALE  three sites b1 b2 b3 linked 20/30/40 ms one
@@ -122,6 +130,7 @@ topo_cgroup() {
 
 topo_cleanup() {
 	local n pid
+	topo_flashpass_stop || true # first: it removes its roles from the namespaces
 	for pid in "${TOPO_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
@@ -144,6 +153,7 @@ topo_cleanup() {
 	TOPO_PIDS=()
 	BN_LIST=()
 	TOPO_NETEM=()	# a later topology of the run may reuse the names
+	TOPO_SWITCH_ARGS=()
 }
 
 # Whether this kernel has netem (tried in a throwaway namespace).
@@ -383,6 +393,65 @@ topo_switch_stats() {
 
 _topo_ip() { printf -v "IP_$1" '%s' "$2"; }
 
+topo_ports() {
+	ip -n "$(topo_ns "$1")" -o link show |
+		awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2 }'
+}
+
+# ---- FlashPass ----
+# Unscheduled (pre-credit) data is DSCP CS1 (8, bpf_flashpass's
+# dscp_unsched): class 1, dropped above LIMIT (default 6 KB, four frames:
+# the Aeolus rule's small threshold); emulation packets (UDP to
+# TOPO_FP_PORT) go to the emulation queue.  Other CCs' traffic is class 0
+# and unaffected.
+TOPO_FP_PORT=7190
+TOPO_FP_PID=
+topo_flashpass_switch() {
+	TOPO_SWITCH_ARGS+=(--emulation "$TOPO_FP_PORT" --dscp-class "8=1" --class-limit "1=${1:-6kb}")
+}
+
+# `ccload flashpass run` from the SENDERS' namespaces, with the sender
+# roles on their ports and the receiver role on the RECEIVERS' ports, in
+# the background (stopped by topo_flashpass_stop or topo_cleanup); waits
+# until it runs, else prints LOG and fails.
+topo_flashpass_run() {
+	local log=$1 n dev i args=()
+	for n in $2; do
+		args+=(-n "$(topo_ns "$n")")
+		for dev in $(topo_ports "$n"); do
+			args+=(--tc "flashpass-sender=$dev@$(topo_ns "$n")" --tc "flashpass-credits=$dev@$(topo_ns "$n")")
+		done
+	done
+	for n in $3; do
+		for dev in $(topo_ports "$n"); do args+=(--tc "flashpass-receiver=$dev@$(topo_ns "$n")"); done
+	done
+	"$CCLOAD" flashpass run "${args[@]}" "${@:4}" >"$log" 2>&1 &
+	TOPO_FP_PID=$!
+	TOPO_PIDS+=("$TOPO_FP_PID")
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'pacer running' "$log" && return 0
+		kill -0 "$TOPO_FP_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$log"
+	topo_flashpass_stop
+	return 1
+}
+
+topo_flashpass_stop() {
+	local pid=$TOPO_FP_PID rc i
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	TOPO_FP_PID=
+	for i in "${!TOPO_PIDS[@]}"; do
+		[ "${TOPO_PIDS[i]}" = "$pid" ] && unset 'TOPO_PIDS[i]'
+	done
+	TOPO_PIDS=(${TOPO_PIDS[@]+"${TOPO_PIDS[@]}"})
+	return $rc
+}
+
 # ---- topologies ----
 
 topo_dumbbell() {
@@ -400,12 +469,31 @@ topo_dumbbell() {
 		d=${dl[i - 1]:-${dl[0]:-0}}
 		a=${ac[i - 1]:-}
 		topo_node "s$i"
-		# "F:R": F ms towards the router, R ms back (per direction)
-		topo_link "s$i" r "${d%%:*}" "${d##*:}"
+		if [[ $d == r* ]]; then
+			_topo_return_link "s$i" r "${d#r}"
+		else
+			# "F:R": F ms towards the router, R ms back (per direction)
+			topo_link "s$i" r "${d%%:*}" "${d##*:}"
+		fi
 		topo_exec "s$i" ip route add default via "$LINK_IP_B"
 		[ -n "$a" ] && [ "$a" != 0 ] && topo_shape "s$i" "$LINK_IF_A" "$a"
 		_topo_ip "S$i" "$LINK_IP_A"
 	done
+}
+
+# "rR" (a dumbbell delay): R ms on the way back only, on a link of its own:
+# A's traffic to B leaves on a veth link, B's traffic to A's address
+# comes back over a second, delayed link.  The way there then has no
+# user-space forwarding (VDE's, which holds packets while its process
+# waits for a CPU and then releases them together) before the bottleneck.
+# Leaves LINK_* as the first link's.
+_topo_return_link() {
+	local a=$1 b=$2 r=$3 ip_a if_a ip_b if_b
+	topo_link "$a" "$b"
+	ip_a=$LINK_IP_A if_a=$LINK_IF_A ip_b=$LINK_IP_B if_b=$LINK_IF_B
+	topo_link "$a" "$b" 0 "$r"
+	topo_exec "$b" ip route replace "$ip_a/32" via "$LINK_IP_A" dev "$LINK_IF_B"
+	LINK_IP_A=$ip_a LINK_IF_A=$if_a LINK_IP_B=$ip_b LINK_IF_B=$if_b
 }
 
 topo_parking_lot() {
