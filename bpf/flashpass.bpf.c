@@ -26,6 +26,7 @@
 #define FP_TAKE_MAX	 256	    /* credits taken per ACK at most */
 #define FP_PACE_WIN_NS	 4000000ULL /* the shortest window of the pacing rate */
 #define FP_CREDIT_WAIT_X 8	    /* the fallback wait in the credit phase: 8 times longer */
+#define FP_PACE_FIRST	 8	    /* credits for a flow's first pacing estimate */
 
 char _license[] SEC("license") = "GPL";
 
@@ -64,9 +65,17 @@ struct fp_ca {
 	__u32 win_first;      /* the first one's stamp */
 	__u32 win_last;	      /* and the last one's */
 	__u32 idle;	      /* nothing out or queued at the last ACK (or not sent yet) */
+	__u32 spare;	      /* usable credits not spent, at the last ACK */
+	__u32 emu_pps;	      /* the pacer's emulation rate, at the last pacing window */
 };
 
 _Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
+/* bench/trace/flashpass.bt reads these at fixed offsets */
+_Static_assert(__builtin_offsetof(struct fp_ca, phase) == 0, "flashpass.bt: phase @0");
+_Static_assert(__builtin_offsetof(struct fp_ca, last_recv) == 40, "flashpass.bt: credits @40");
+_Static_assert(__builtin_offsetof(struct fp_ca, pace_rate) == 56, "flashpass.bt: pacing @56");
+_Static_assert(__builtin_offsetof(struct fp_ca, spare) == 80, "flashpass.bt: spare @80");
+_Static_assert(__builtin_offsetof(struct fp_ca, emu_pps) == 84, "flashpass.bt: emulation @84");
 
 static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k)
 {
@@ -86,6 +95,17 @@ static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 
 	fp_key_of_sk(sk, &k);
 	return bpf_map_lookup_elem(&fp_ledgers, &k);
+}
+
+/* The pacer's emulation rate for the flow, packets/s (0: none yet). */
+static __always_inline __u32 fp_emu_pps_of(const struct sock *sk)
+{
+	struct fp_emu *e;
+	struct fp_key k;
+
+	fp_key_of_sk(sk, &k);
+	e = bpf_map_lookup_elem(&fp_emu, &k);
+	return e ? (__u32)e->rate : 0;
 }
 
 /* The flow's RTT for its deadlines: smoothed, else the minimum, else 100 ms. */
@@ -214,6 +234,15 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 			ca->phase = FP_PHASE_CREDIT;
 			l->phase = FP_PHASE_CREDIT;
 			ca->win_start_ns = now;
+			/* The pre-credit phase paced at line rate.  Until the
+			 * credits give a rate, the initial window per RTT: a
+			 * flow's first credits, banked while it had no ACK to
+			 * spend them at, would otherwise leave at line rate,
+			 * and several flows starting together overflow a
+			 * shallow buffer with scheduled data. */
+			rate = (__u64)init_cwnd * bytes * 1000000000ULL / rtt;
+			sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate :
+									     sk->sk_max_pacing_rate;
 			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
 		}
 		ca->last_recv = recv;
@@ -241,6 +270,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		spare -= waste;
 	}
 	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst);
+	ca->spare = spare < 0xffffffffULL ? (__u32)spare : 0xffffffffU;
 	/* Pacing: the credits' own spacing (their stamps), over windows of
 	 * at least an RTT and FP_PACE_WIN_NS, smoothed. */
 	if (take.n) {
@@ -249,7 +279,9 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		ca->win_last = take.last;
 		ca->win_n += take.n;
 	}
-	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS)) {
+	/* the first estimate as soon as FP_PACE_FIRST credits give one */
+	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS) ||
+	    (!ca->pace_rate && ca->win_n >= FP_PACE_FIRST)) {
 		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
 		if (rate) {
 			ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
@@ -259,6 +291,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		}
 		ca->win_start_ns = now;
 		ca->win_n = 0;
+		ca->emu_pps = fp_emu_pps_of(sk);
 	}
 	return 1;
 }

@@ -9,8 +9,10 @@
 #                                    else goes to the caller's exp_arg
 #                                    (which sets EXP_SHIFT, or returns 1)
 #   exp_run SCENARIO...              bench/run each, into $OUT/SCENARIO
+#   exp_run_as NAME SCENARIO ARGS... bench/run SCENARIO ARGS into $OUT/NAME
+#                                    (one scenario run several ways)
 #   exp_report TABLE JQ              $OUT/TABLE.json from bench/lib/JQ.jq
-#                                    over {scenarios: {name: result.json},
+#                                    over {scenarios: {NAME: result.json},
 #                                    cpucost: cpucost.json or null}, then
 #                                    $OUT/TABLE.md from JQ.md.jq
 #   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
@@ -52,16 +54,20 @@ exp_parse() {
 
 exp_run() {
 	local s
-	for s in "$@"; do
-		"$ROOT/bench/run" "$s" ${REPS:+--reps "$REPS"} ${DURATION:+--duration "$DURATION"} \
-			--out "$OUT/$s" || exp_die "scenario $s failed"
-	done
+	for s in "$@"; do exp_run_as "$s" "$s"; done
+}
+
+exp_run_as() {
+	"$ROOT/bench/run" "$2" ${REPS:+--reps "$REPS"} ${DURATION:+--duration "$DURATION"} "${@:3}" \
+		--out "$OUT/$1" || exp_die "scenario $2 ($1) failed"
 }
 
 exp_report() {
 	local table=$1 prog=$ROOT/bench/lib/$2
 	{
-		jq -n '[inputs | { key: .scenario, value: . }] | from_entries' "$OUT"/*/result.json ||
+		# keyed by the run's directory: the scenario's name, or exp_run_as's NAME
+		jq -n '[inputs | { key: (input_filename | split("/") | .[-2]), value: . }] | from_entries' \
+			"$OUT"/*/result.json ||
 			echo null
 		cat "$OUT/cpucost/cpucost.json" 2>/dev/null || echo null
 	} | jq -s '{ scenarios: .[0], cpucost: .[1] }' |

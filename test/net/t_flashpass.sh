@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# bpf_flashpass's credit loop on the test network: s1 -> r (switch with
-# the emulation queue, tbf, 30 KB buffer) -> d.  `ccload flashpass run`
-# attaches the algorithm and its TC roles and paces emulation packets; a
-# transfer on bpf_flashpass then runs on credits: the receiver returns
-# them, the sender's ledger takes them, data goes out scheduled.  Without
-# the receiver role no credit comes back and the flow falls back to Reno.
-# Stopping the pacer removes everything it attached.
+# bpf_flashpass's credit loop on the test network: s1 (access at the link
+# rate) -> r (switch with the emulation queue, tbf, 30 KB buffer) -> d,
+# 20 ms back on a return link (bench/scenarios/flashpass-static-1.conf's
+# network).  `ccload flashpass run` attaches the algorithm and its TC
+# roles and paces emulation packets; a transfer on bpf_flashpass then runs
+# on credits: the receiver returns them, the sender's ledger takes them,
+# data goes out scheduled, and none of it is dropped where cubic's is.
+# bench/trace/flashpass.bt shows the flow.  Without the receiver role no
+# credit comes back and the flow falls back to Reno.  Stopping the pacer
+# removes everything it attached.
 source "$(dirname "$0")/lib.sh"
+source "$TOPO_ROOT/bench/lib/sample.sh" # trace_unsupported
 
 # Under TCG emulation (test/vm/run) the guest carries a tenth of the rate.
 RATE=100mbit SECS=4
@@ -17,27 +21,30 @@ trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 
 topo_init
 topo_flashpass_switch
-topo_dumbbell 1 "$RATE" 30kb 0
-S=$(topo_ns s1) D=$(topo_ns d)
-SDEV=$(topo_ports s1) DDEV=$(topo_ports d)
+topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+S=$(topo_ns s1)
+read -r SDEV _ <<<"$(topo_ports s1 | tr '\n' ' ')"
 
 # start_pacer [RECEIVER]: ccload flashpass run, s1's roles and the
 # receiver role on RECEIVER's port if given.
-start_pacer() { topo_flashpass_run "$TMP/pacer.log" s1 "${1:-}" --link-rate "$RATE"; }
+start_pacer() { topo_flashpass_run "$TMP/pacer.log" "s1 s2" "${1:-}" --link-rate "$RATE"; }
 stop_pacer() { topo_flashpass_stop; }
 
-# transfer PORT: one verified bpf_flashpass transfer s1 -> d; the ledger
+# transfer PORT [CC]: two verified transfers to d at once, from s1
+# ($TMP/client) and s2 ($TMP/client2), on $CC by default; the ledger
 # listing 1.5 s in goes to $TMP/flows.
 transfer() {
-	local c
-	topo_bg d "$TCPXFER" server -C $CC -p "$1" -n 1 >/dev/null
+	local c c2 cc=${2:-$CC}
+	topo_bg d "$TCPXFER" server -C "$cc" -p "$1" -n 2 >/dev/null
 	sleep 0.3
-	topo_exec s1 "$TCPXFER" client -c "$IP_D" -p "$1" -C $CC -t $SECS >"$TMP/client" &
+	topo_exec s1 "$TCPXFER" client -c "$IP_D" -p "$1" -C "$cc" -t $SECS >"$TMP/client" &
 	c=$!
+	topo_exec s2 "$TCPXFER" client -c "$IP_D" -p "$1" -C "$cc" -t $SECS >"$TMP/client2" &
+	c2=$!
 	sleep 1.5
-	"$CCLOAD" -q flashpass flows --json >"$TMP/flows"
-	wait $c
-	if [ ! -s "$TMP/client" ]; then
+	"$CCLOAD" -q flashpass flows --json >"$TMP/flows" 2>/dev/null
+	wait $c $c2
+	if [ ! -s "$TMP/client" ] || [ ! -s "$TMP/client2" ]; then
 		echo "    no transfer: the pacer said"
 		sed 's/^/      /' "$TMP/pacer.log"
 		echo "      available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
@@ -51,11 +58,23 @@ check "ccload flashpass run starts (attaching $CC and three roles)" \
 	start_pacer d
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
+bt=
+if why=$(trace_unsupported); then
+	skip "bench/trace/flashpass.bt: $why"
+else
+	# tracefs in a private mount namespace: the host's mounts stay as they are
+	unshare -m sh -c "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+		exec timeout 30 bpftrace '$TOPO_ROOT/bench/trace/flashpass.bt'" >"$TMP/bt" 2>"$TMP/bt.err" &
+	bt=$!
+	for _ in $(seq 100); do grep -q '^Attaching' "$TMP/bt" && break; sleep 0.2; done
+fi
 transfer 5301
 j=$(cat "$TMP/client")
 echo "    $j"
-check "the socket ran $CC" [ "$(jfield "$j" .cc)" = $CC ]
-check "every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .bytes == .received and .bytes > 0')" = true ]
+echo "    $(cat "$TMP/client2")"
+check "the sockets ran $CC" jq -s -e "all(.cc == \"$CC\")" "$TMP/client" "$TMP/client2"
+check "every byte arrived intact" \
+	jq -s -e 'all(.pattern_ok and .bytes == .received and .bytes > 0)' "$TMP/client" "$TMP/client2"
 f=$(jq -c --arg ip "$IP_S1" 'select(.src == $ip and .dport == 5301)' "$TMP/flows")
 echo "    ledger 1.5 s in: $f"
 check "the flow's ledger, 1.5 s in: credit phase, credits in, spent, emulation sent" \
@@ -65,7 +84,7 @@ credits=$(fpstat credits) used=$(fpstat credits_used) wasted=$(fpstat credits_wa
 sched=$(fpstat data_sched) unsched=$(fpstat data_unsched) refl=$(fpstat reflected)
 emu_passed=$(jq '.emulation.normal.pkts + .emulation.over_provisioned.pkts' <<<"$sw")
 echo "    credits $credits (used $used, wasted $wasted), reflected $refl, emulation passed $emu_passed; data frames: $sched scheduled, $unsched unscheduled"
-check_range "the flow entered the credit phase" "$(fpstat phase_credit)" 1 4
+check_range "the flows entered the credit phase" "$(fpstat phase_credit)" 2 4
 check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
@@ -79,6 +98,20 @@ check_range "scheduled share of the data frames" \
 check "the switch saw scheduled data in class 0 and unscheduled in class 1" \
 	jq -e '.classes[0].pkts > 0 and (.classes[1].pkts + .classes[1].dropped) > 0' <<<"$sw"
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
+# Measured (two flows, host): 0 scheduled frames dropped in 8 of 9 runs,
+# 2 in one run beside a 1 ms queue sampler; held to 2.  Cubic, below,
+# drops 61..128 frames on the same network.
+check_range "scheduled frames dropped at the switch (class 0)" "$(jq '.classes[0].dropped' <<<"$sw")" 0 2
+if [ -n "$bt" ]; then
+	kill -INT "$bt" 2>/dev/null
+	wait "$bt" 2>/dev/null
+	row=$(grep -m1 "\[[0-9]*, 5301\]: (credit," "$TMP/bt")
+	echo "    flashpass.bt: $row"
+	[ -n "$row" ] || sed 's/^/    ! /' "$TMP/bt.err" | head -5
+	# (phase, credits, usable unspent, usable/s, emulation/s, cwnd)
+	check "flashpass.bt shows the flow in the credit phase with credits and rates" \
+		awk -F'[(),]' '{ exit !($4 > 0 && $6 > 0 && $7 > 0 && $8 > 0) }' <<<"$row"
+fi
 "$CCLOAD" -q flashpass flows >"$TMP/flows.txt"
 check "flashpass flows (text) lists a ledger or none" grep -q 'flow\|no flows' "$TMP/flows.txt"
 
@@ -90,19 +123,31 @@ check "it exits 0 on SIGTERM" [ "$rc" -eq 0 ]
 check "it reports its CPU per emulation packet" grep -q 'ns per packet' "$TMP/pacer.log"
 check "$CC is unregistered" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx $CC"
 check "its pins are gone" [ ! -e /sys/fs/bpf/ccsuite/$CC ]
-for spec in "$S $SDEV egress" "$S $SDEV ingress" "$D $DDEV ingress"; do
-	read -r ns dev dir <<<"$spec"
-	check "no TC filter left on $dev $dir" \
-		bash -c "[ -z \"\$(tc -n '$ns' filter show dev '$dev' $dir)\" ]"
+for n in s1 d; do
+	for dev in $(topo_ports $n); do
+		for dir in egress ingress; do
+			check "no TC filter left on $n's $dev $dir" \
+				bash -c "[ -z \"\$(tc -n '$(topo_ns $n)' filter show dev '$dev' $dir)\" ]"
+		done
+	done
 done
+
+echo "cubic on the same network drops data"
+topo_switch_stats --reset >/dev/null
+transfer 5303 cubic
+check "both ran cubic and arrived intact" \
+	jq -s -e 'length == 2 and all(.cc == "cubic" and .pattern_ok)' "$TMP/client" "$TMP/client2"
+check_range "class-0 frames the switch dropped for cubic" \
+	"$(topo_switch_stats | jq '.classes[0].dropped')" 1 1e9
 
 echo "no receiver role: no credits, the flow falls back to Reno"
 check "ccload flashpass run starts without the receiver role" start_pacer
 transfer 5302
 j=$(cat "$TMP/client")
 echo "    $j"
-check "every byte arrived intact" [ "$(jfield "$j" '.pattern_ok and .bytes == .received and .bytes > 0')" = true ]
-check_range "flows that fell back" "$(fpstat fallbacks)" 1 2
+check "every byte arrived intact" \
+	jq -s -e 'all(.pattern_ok and .bytes == .received and .bytes > 0)' "$TMP/client" "$TMP/client2"
+check_range "flows that fell back" "$(fpstat fallbacks)" 2 4
 check "no credit came" [ "$(fpstat credits)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 

@@ -1,0 +1,38 @@
+# bench/flashpass-paper's table (flashpass.json): the static runs, the
+# data crash and the buffer sweep, with what the paper reports.
+# Input: bench/lib/experiment.sh's {scenarios: {name: result.json}}.
+def r3: if . == null then null else (. * 1000 | round) / 1000 end;
+def rate_bps: .env.rate | rtrimstr("bit") | tonumber;
+def bytes: if . == null then null elif endswith("kb") then rtrimstr("kb") | tonumber * 1024
+	elif endswith("mb") then rtrimstr("mb") | tonumber * 1048576
+	elif endswith("b") then rtrimstr("b") | tonumber else tonumber end;
+# one CC of one run: what the tables show
+def cc($r): . as $s | {
+	runs: $s.runs,
+	utilization: (if $s.goodput_mbps then $s.goodput_mbps * 1e6 / ($r | rate_bps) | r3 else null end),
+	goodput_mbps: $s.goodput_mbps,
+	class0_drops: $s.class0_drops, class0_drop_rate: $s.class0_drop_rate,
+	retrans: $s.retrans, jain: $s.jain, max_backlog: $s.max_backlog, rtt_p50_ms: $s.rtt_p50_ms };
+def algos($r): $r.summary | with_entries(.value |= cc($r));
+.scenarios as $S
+| {
+	kernel: ([$S[]][0].env.kernel // null), date: (now | todate),
+	paper: {
+		static_20: { flashpass: { utilization: 0.91, loss: 0 }, cubic: { utilization: 0.64, loss: 0.017 } },
+		crash: "Figure 4: without calibration the second flow's data lands on the first's, a queue of about dRTT x line rate; with it, a few packets" },
+	static: ([$S | to_entries[] | select(.key | startswith("flashpass-static")) | .value as $r | {
+		scenario: .key, description: $r.description, rate: $r.env.rate, buffer: $r.env.buffer,
+		buffer_bdp: (($r.env.buffer | bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
+		base_rtt_ms: $r.env.base_rtt_ms, algos: algos($r) }] | sort_by(.scenario) | reverse),
+	crash: ([$S | to_entries[] | select(.key | startswith("flashpass-crash")) | .value as $r | {
+		key: (.key | ltrimstr("flashpass-crash-")),
+		value: { description: $r.description, max_backlog: $r.summary.bpf_flashpass.max_backlog,
+			class0_drops: $r.summary.bpf_flashpass.class0_drops,
+			goodput_mbps: $r.summary.bpf_flashpass.goodput_mbps,
+			# what a crash would pile up: the RTT difference (20 ms) at half the line rate
+			crash_estimate_bytes: (0.020 * ($r | rate_bps) / 8 / 2 | floor) } }] | from_entries),
+	sweep: ([$S | to_entries[] | select(.key | startswith("flashpass-sweep")) | .value as $r | {
+		buffer: $r.env.buffer, buffer_bytes: ($r.env.buffer | bytes),
+		buffer_bdp: (($r.env.buffer | bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
+		algos: algos($r) }] | sort_by(.buffer_bytes))
+}
