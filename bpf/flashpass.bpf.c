@@ -227,8 +227,10 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 	 * emulation queue's congestion, which the rate control works off. */
 	if (ca->phase == FP_PHASE_CREDIT)
 		wait *= FP_CREDIT_WAIT_X;
-	/* The wait for credits runs while the flow has data out or queued. */
-	ca->idle = tp->write_seq == tp->snd_una;
+	/* The wait for credits runs while the flow has data out or queued;
+	 * a FIN alone (one sequence number, and no TX_START to restart
+	 * the wait: it carries no payload) is not data waiting for credit. */
+	ca->idle = tp->write_seq - tp->snd_una <= 1;
 	if (recv != ca->last_recv || ca->idle) {
 		if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT) {
 			ca->phase = FP_PHASE_CREDIT;

@@ -57,7 +57,8 @@ static const struct cli fp_cli = {
 			{ "max-loss", 'L', "N", SUB(FP_RUN),
 			  "rate control: decrease above this emulation loss, 1/1024 (default 102)" },
 			{ "min-loss", 'l', "N", SUB(FP_RUN),
-			  "rate control: increase below this emulation loss, 1/1024 (default 10)" },
+			  "rate control: increase below this emulation loss, 1/1024 (default 102: no "
+			  "band that holds the rate; the spec's 1 % is 10)" },
 			{ "set", 's', "k=v", SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },
 			{ "non-restricted", 'N', NULL, SUB(FP_RUN),
@@ -255,7 +256,7 @@ int cmd_flashpass(int argc, char **argv)
 		.link_bps = 100000000ULL,
 		.scan_us = 2000,
 		.rt_priority = 10,
-		.rc = { .max_loss = 102, .min_loss = 10, .w_min = 8, .w_max = 64 }
+		.rc = { .max_loss = 102, .min_loss = 102, .w_min = 8, .w_max = 64 }
 	};
 	struct tunable_set sets[MAX_SETS];
 	struct tc_place tc[MAX_ROLES];

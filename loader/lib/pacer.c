@@ -70,6 +70,7 @@ struct pacer {
 	int idx[PACER_SLOTS]; /* flows[] index or -1 */
 	uint32_t gen;
 	uint64_t rtt_max_ns; /* the longest RTT of the active flows, at the last scan */
+	size_t rr;	     /* fill_batch()'s first flow, in turn */
 	struct fp_ledger l;  /* scratch: a ledger is 4 KB */
 	struct emu_pkt pkts[PACER_BATCH];
 	struct sockaddr_in to[PACER_BATCH];
@@ -299,8 +300,40 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 	p->r->over += over;
 }
 
-/* Send the batch: one sendmmsg() per run of packets of one socket (a
- * flow's packets are consecutive). */
+/*
+ * The packets due at @now, one per flow in turn, from a flow that moves
+ * on each time: what leaves together (a late wake-up, several flows due
+ * at once) is interleaved.  Flow by flow, the flows late in the order
+ * would come last in every burst, and the emulation queue drops a
+ * burst's tail: they would see more loss and get lower rates.
+ */
+static size_t fill_batch(struct pacer *p, uint64_t now)
+{
+	size_t batch = 0, start = p->n ? p->rr++ % p->n : 0, k;
+	int more = 1;
+
+	for (k = 0; k < p->n; k++) {
+		struct pflow *f = &p->flows[k];
+
+		if (flow_active(f) && f->next_ns + PACER_LAG_MAX < now)
+			f->next_ns = now;
+	}
+	while (more && batch < PACER_BATCH) {
+		more = 0;
+		for (k = 0; k < p->n && batch < PACER_BATCH; k++) {
+			struct pflow *f = &p->flows[(start + k) % p->n];
+
+			if (!flow_active(f) || f->next_ns > now)
+				continue;
+			build(p, f, batch++, f->next_ns);
+			f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
+			more = 1;
+		}
+	}
+	return batch;
+}
+
+/* Send the batch: one sendmmsg() per run of packets of one socket. */
 static void send_batch(struct pacer *p, size_t n)
 {
 	size_t done = 0, end;
@@ -435,21 +468,11 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 				    now - p->flows[i].iv_start_ns >= interval_ns(p))
 					flow_interval(p, &p->flows[i], now);
 		}
+		batch = fill_batch(p, now);
 		earliest = next_scan;
-		for (i = 0; i < p->n; i++) {
-			struct pflow *f = &p->flows[i];
-
-			if (!flow_active(f))
-				continue;
-			if (f->next_ns + PACER_LAG_MAX < now)
-				f->next_ns = now;
-			while (f->next_ns <= now && batch < PACER_BATCH) {
-				build(p, f, batch++, f->next_ns);
-				f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
-			}
-			if (f->next_ns < earliest)
-				earliest = f->next_ns;
-		}
+		for (i = 0; i < p->n; i++)
+			if (flow_active(&p->flows[i]) && p->flows[i].next_ns < earliest)
+				earliest = p->flows[i].next_ns;
 		if (batch)
 			send_batch(p, batch);
 		sec_sent += batch;
@@ -459,8 +482,22 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 			sec_start = now;
 			sec_sent = 0;
 		}
-		if (batch == PACER_BATCH)
-			continue; /* more are due */
+		if (batch == PACER_BATCH) {
+			/* More are due: the pacer is behind.  At a real-time
+			 * priority it would now keep its CPU from softirqs,
+			 * which carry the credits back, and from everything
+			 * else: it gives up as long again as it has used
+			 * since the loop began (half a CPU at most, and the
+			 * flows behind it skip ahead, PACER_LAG_MAX). */
+			if (o->rt_priority) {
+				uint64_t used = mono_ns() - now;
+				struct timespec ts = { (time_t)(used / 1000000000ULL),
+						       (long)(used % 1000000000ULL) };
+
+				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+			}
+			continue;
+		}
 		if (earliest > now) {
 			struct timespec ts = { (time_t)(earliest / 1000000000ULL),
 					       (long)(earliest % 1000000000ULL) };

@@ -98,10 +98,16 @@ check_range "scheduled share of the data frames" \
 check "the switch saw scheduled data in class 0 and unscheduled in class 1" \
 	jq -e '.classes[0].pkts > 0 and (.classes[1].pkts + .classes[1].dropped) > 0' <<<"$sw"
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
-# Measured (two flows, host): 0 scheduled frames dropped in 8 of 9 runs,
-# 2 in one run beside a 1 ms queue sampler; held to 2.  Cubic, below,
-# drops 61..128 frames on the same network.
-check_range "scheduled frames dropped at the switch (class 0)" "$(jq '.classes[0].dropped' <<<"$sw")" 0 2
+# Measured (two flows, host, of about 50 000 frames): no scheduled frame
+# dropped in 10 of 12 runs, 2 and 3 in the others; held to 5.  Cubic,
+# below, drops 61..189 on the same network.
+# Under TCG (CCSUITE_VM) timers run milliseconds late and the guest
+# carries a tenth of the rate: its drop counts say nothing of the CCs.
+if [ -n "${CCSUITE_VM:-}" ]; then
+	skip "scheduled-data drops against cubic's: not measured under TCG emulation"
+else
+	check_range "scheduled frames dropped at the switch (class 0)" "$(jq '.classes[0].dropped' <<<"$sw")" 0 5
+fi
 if [ -n "$bt" ]; then
 	kill -INT "$bt" 2>/dev/null
 	wait "$bt" 2>/dev/null
@@ -132,13 +138,15 @@ for n in s1 d; do
 	done
 done
 
-echo "cubic on the same network drops data"
-topo_switch_stats --reset >/dev/null
-transfer 5303 cubic
-check "both ran cubic and arrived intact" \
-	jq -s -e 'length == 2 and all(.cc == "cubic" and .pattern_ok)' "$TMP/client" "$TMP/client2"
-check_range "class-0 frames the switch dropped for cubic" \
-	"$(topo_switch_stats | jq '.classes[0].dropped')" 1 1e9
+if [ -z "${CCSUITE_VM:-}" ]; then
+	echo "cubic on the same network drops data"
+	topo_switch_stats --reset >/dev/null
+	transfer 5303 cubic
+	check "both ran cubic and arrived intact" \
+		jq -s -e 'length == 2 and all(.cc == "cubic" and .pattern_ok)' "$TMP/client" "$TMP/client2"
+	check_range "class-0 frames the switch dropped for cubic" \
+		"$(topo_switch_stats | jq '.classes[0].dropped')" 1 1e9
+fi
 
 echo "no receiver role: no credits, the flow falls back to Reno"
 check "ccload flashpass run starts without the receiver role" start_pacer
