@@ -32,7 +32,7 @@ void BPF_PROG(dctcp_init, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(dctcp_release, struct sock *sk)
 {
-	CCS_FLOW_RELEASE((struct dctcp_core *)inet_csk_ca(sk));
+	DCTCP_CORE_RELEASE((struct dctcp_core *)inet_csk_ca(sk));
 }
 
 SEC("struct_ops")

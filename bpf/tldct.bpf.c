@@ -106,16 +106,22 @@ static __always_inline struct tldct_sk *tldct_sk_of(struct sock *sk)
 	return ts;
 }
 
+extern int CONFIG_HZ __kconfig;
+
+/* A millisecond clock for feedback ages, from jiffies: it runs on every
+ * ACK that carries feedback, where bpf_ktime_get_ns() costs a clock read. */
 static __always_inline __u32 now_ms(void)
 {
-	return (__u32)(bpf_ktime_get_ns() / 1000000);
+	return (__u32)(bpf_jiffies64() * 1000 / CONFIG_HZ);
 }
 
 /* The flow's task entry in @table, made if missing, with @total (the
  * flow's bytes so far) accounted: all of it when the flow has just joined
- * this incarnation of the entry (lib/group.bpf.h). */
-static __always_inline void task_update(void *table, const struct tldct_key *key,
-					struct tldct_sk *ts, __u64 total, __u32 made_stat)
+ * this incarnation of the entry (lib/group.bpf.h).  Returns the entry
+ * (valid for this incarnation as of now), NULL if it has none. */
+static __always_inline struct tldct_task *task_update(void *table, const struct tldct_key *key,
+						      struct tldct_sk *ts, __u64 total,
+						      __u32 made_stat)
 {
 	struct tldct_task fresh = {}, *t;
 	bool joined;
@@ -124,7 +130,7 @@ static __always_inline void task_update(void *table, const struct tldct_key *key
 	t = (void *)ccs_group_join(table, key, &fresh, &ts->gen, &joined, made_stat,
 				   TLDCT_STAT_REJOINED);
 	if (!t)
-		return;
+		return NULL;
 	delta = joined ? total : total - ts->counted;
 	if (delta)
 		__sync_fetch_and_add(&t->bytes, delta);
@@ -133,9 +139,10 @@ static __always_inline void task_update(void *table, const struct tldct_key *key
 		if (delta)
 			__sync_fetch_and_add(&t->bytes, -delta);
 		ts->gen = 0;
-		return;
+		return NULL;
 	}
 	ts->counted = total;
+	return t;
 }
 
 /* The flow ends: its last bytes, and one flow less (the entry goes with
@@ -168,13 +175,13 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 	if (ts && ts->task && !(ts->flags & TLDCT_SK_PEER)) {
 		struct tldct_key key = { .task = ts->task };
 
-		task_update(&tldct_tasks, &key, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
+		t = task_update(&tldct_tasks, &key, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
 		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb) &&
 		    now_ms() - ts->fb_ms <= TLDCT_FB_MAX_AGE_MS) {
 			s_t = tldct_feedback_bytes_max(ts->fb);
 			n = tldct_feedback_n(ts->fb);
 			src = TLDCT_STAT_VIEW_REMOTE;
-		} else if ((t = bpf_map_lookup_elem(&tldct_tasks, &key)) && t->grp.members) {
+		} else if (t && t->grp.members) {
 			s_t = t->bytes;
 			n = t->grp.members;
 			src = TLDCT_STAT_VIEW_LOCAL;
@@ -203,7 +210,7 @@ void BPF_PROG(tldct_release, struct sock *sk)
 	struct tldct_ca *ca = inet_csk_ca(sk);
 	struct tldct_sk *ts;
 
-	if (!CCS_FLOW_RELEASE(&ca->core))
+	if (!DCTCP_CORE_RELEASE(&ca->core))
 		return;
 	ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
 	if (ts && !(ts->flags & TLDCT_SK_PEER)) {
@@ -353,10 +360,11 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 	struct tldct_task *t;
 
 	rx_key(bsk, ts, &key);
-	if (!rx_may_make(&key))
+	/* a flow counted in an entry was admitted when it joined: the peer's
+	 * budget is for entries its new flows make */
+	if (!ts->gen && !rx_may_make(&key))
 		return;
-	task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
-	t = bpf_map_lookup_elem(&tldct_rx_tasks, &key);
+	t = task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	if (t &&
 	    !store_opt(skops, tldct_feedback_pack(t->bytes, t->grp.members), TLDCT_OPT_ACK_LEN))
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);

@@ -14,6 +14,7 @@
 #include <bpf/bpf_endian.h>
 #include "kdefs.bpf.h"
 #include "stats.h"
+#include "tunables.h"
 #include "tcp_cc.h"
 
 /* Each argument is evaluated once, as the kernel's min()/max(): an argument
@@ -214,12 +215,21 @@ static __always_inline void ccs_prr(struct sock *sk, struct ccs_prr *prr, __u32 
 				       flag & FLAG_SND_UNA_ADVANCED);
 }
 
+/*
+ * The socket's namespace, for its sysctls.  A direct read: a struct_ops
+ * program's socket is a BTF pointer, so the verifier lets it follow
+ * pointers with plain loads (fault-checked), where BPF_CORE_READ() would
+ * make a bpf_probe_read_kernel() call per step on every ACK.
+ */
+static __always_inline const struct net *ccs_sock_net(const struct sock *sk)
+{
+	return sk->__sk_common.skc_net.net;
+}
+
 /* tcp_may_raise_cwnd() */
 static __always_inline bool ccs_may_raise_cwnd(const struct sock *sk, int flag)
 {
-	int reordering = BPF_CORE_READ(sk, __sk_common.skc_net.net, ipv4.sysctl_tcp_reordering);
-
-	if ((int)tcp_sk(sk)->reordering > reordering)
+	if ((int)tcp_sk(sk)->reordering > ccs_sock_net(sk)->ipv4.sysctl_tcp_reordering)
 		return flag & FLAG_FORWARD_PROGRESS;
 	return flag & FLAG_DATA_ACKED;
 }
@@ -228,13 +238,12 @@ static __always_inline bool ccs_may_raise_cwnd(const struct sock *sk, int flag)
 static __always_inline void ccs_update_pacing_rate(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct net *net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
+	const struct net *net = ccs_sock_net(sk);
 
-	sk->sk_pacing_rate = tcp_cc_pacing_rate(tp->mss_cache, tp->snd_cwnd, tp->packets_out,
-						tp->snd_ssthresh, tp->srtt_us,
-						BPF_CORE_READ(net, ipv4.sysctl_tcp_pacing_ss_ratio),
-						BPF_CORE_READ(net, ipv4.sysctl_tcp_pacing_ca_ratio),
-						sk->sk_max_pacing_rate);
+	sk->sk_pacing_rate =
+		tcp_cc_pacing_rate(tp->mss_cache, tp->snd_cwnd, tp->packets_out, tp->snd_ssthresh,
+				   tp->srtt_us, net->ipv4.sysctl_tcp_pacing_ss_ratio,
+				   net->ipv4.sysctl_tcp_pacing_ca_ratio, sk->sk_max_pacing_rate);
 }
 
 /*
@@ -250,8 +259,8 @@ static __always_inline void ccs_cwnd_restart_after_idle(struct sock *sk)
 	__u32 next =
 		tcp_cc_restart_cwnd(cwnd, 10, (__s32)(now - tp->lsndtime), inet_csk(sk)->icsk_rto);
 
-	if (!BPF_CORE_READ(sk, __sk_common.skc_net.net, ipv4.sysctl_tcp_slow_start_after_idle) ||
-	    tp->packets_out || next == cwnd)
+	if (!ccs_sock_net(sk)->ipv4.sysctl_tcp_slow_start_after_idle || tp->packets_out ||
+	    next == cwnd)
 		return;
 	if (tp->snd_ssthresh < cwnd - (cwnd >> 2)) /* tcp_current_ssthresh() */
 		tp->snd_ssthresh = cwnd - (cwnd >> 2);
@@ -275,33 +284,48 @@ typedef struct {
  * them extern, so the linker leaves one map of each. */
 #ifdef CCS_LINKED_PART
 extern ccs_stats_t ccs_stats SEC(".maps");
+CCS_COMMON_TUNABLES(CCS_TUNABLE_EXTERN)
 #else
 ccs_stats_t ccs_stats SEC(".maps");
+CCS_COMMON_TUNABLES(CCS_TUNABLE_RODATA)
 #endif
 
+/*
+ * This CPU's counters, NULL with stats=0: .rodata is frozen before the
+ * verifier runs, so it knows the value and removes every update after a
+ * NULL check as dead code.  A callback that counts more than once takes
+ * the pointer once (ccs_stat_add_to()).
+ */
 static __always_inline struct ccs_stats *ccs_stats_this_cpu(void)
 {
 	__u32 zero = 0;
 
+	if (!stats)
+		return NULL;
 	return bpf_map_lookup_elem(&ccs_stats, &zero);
+}
+
+static __always_inline void ccs_stat_add_to(struct ccs_stats *s, __u32 idx, __u64 n)
+{
+	if (s && idx < CCS_STAT_MAX)
+		s->v[idx] += n; /* per-CPU: a rare lost update is fine here */
 }
 
 static __always_inline void ccs_stat_add(__u32 idx, __u64 n)
 {
-	struct ccs_stats *s = ccs_stats_this_cpu();
-
-	if (s && idx < CCS_STAT_MAX)
-		s->v[idx] += n; /* per-CPU: a rare lost update is fine here */
+	ccs_stat_add_to(ccs_stats_this_cpu(), idx, n);
 }
 
 #define ccs_stat_inc(idx) ccs_stat_add((idx), 1)
 
 /* For counts that must be exact (flows_init - flows_release is the flows
- * using the CC): an atomic add, as a softirq on the same CPU can run the
+ * using the CC, once per flow): an atomic add, as a softirq on the same CPU can run the
  * CC in the middle of a process-context update of the same slot. */
 static __always_inline void ccs_stat_inc_exact(__u32 idx)
 {
-	struct ccs_stats *s = ccs_stats_this_cpu();
+	__u32 zero = 0;
+	/* counted with stats=0 too: ccload's flows in use come from these */
+	struct ccs_stats *s = bpf_map_lookup_elem(&ccs_stats, &zero);
 
 	if (s && idx < CCS_STAT_MAX)
 		__sync_fetch_and_add(&s->v[idx], 1);

@@ -35,7 +35,41 @@ struct dctcp_core {
 	struct ccs_prr prr;
 	__u32 ecn;	 /* ECN negotiated: DCTCP proper, else Reno */
 	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */
+	/* Counts of every ACK and window, kept here and added to the stats
+	 * map every DCTCP_STAT_BATCH ACKs and when the flow ends: a map
+	 * update per ACK cost more than the rest of in_ack_event(). */
+	__u16 b_acks;
+	__u16 b_ece;
+	__u32 b_alpha_updates;
+	__u32 b_delivered;
+	__u32 b_delivered_ce;
 };
+
+#define DCTCP_STAT_BATCH 64
+
+static __always_inline void dctcp_core_flush_stats(struct dctcp_core *ca)
+{
+	struct ccs_stats *s = ccs_stats_this_cpu();
+
+	ccs_stat_add_to(s, CCS_STAT_ACKS, ca->b_acks);
+	ccs_stat_add_to(s, CCS_STAT_ECE_ACKS, ca->b_ece);
+	ccs_stat_add_to(s, DCTCP_STAT_ALPHA_UPDATES, ca->b_alpha_updates);
+	ccs_stat_add_to(s, DCTCP_STAT_DELIVERED, ca->b_delivered);
+	ccs_stat_add_to(s, DCTCP_STAT_DELIVERED_CE, ca->b_delivered_ce);
+	ca->b_acks = 0;
+	ca->b_ece = 0;
+	ca->b_alpha_updates = 0;
+	ca->b_delivered = 0;
+	ca->b_delivered_ce = 0;
+}
+
+/* release(): the flow's last counts, then CCS_FLOW_RELEASE(). */
+#define DCTCP_CORE_RELEASE(ca)                      \
+	({                                          \
+		if (stats && (ca)->flow_live)       \
+			dctcp_core_flush_stats(ca); \
+		CCS_FLOW_RELEASE(ca);               \
+	})
 
 static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct dctcp_core *ca)
 {
@@ -77,6 +111,11 @@ static __always_inline bool dctcp_core_init(struct sock *sk, struct dctcp_core *
 	ca->prr.delivered = 0;
 	ca->prr.high_seq = tp->high_seq;
 	ca->ce_state = 0;
+	ca->b_acks = 0;
+	ca->b_ece = 0;
+	ca->b_alpha_updates = 0;
+	ca->b_delivered = 0;
+	ca->b_delivered_ce = 0;
 	dctcp_core_reset(tp, ca);
 	CCS_FLOW_INIT(ca);
 	return true;
@@ -95,9 +134,11 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
 	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
 	ca->alpha = dctcp_alpha_next(ca->alpha, delivered, delivered_ce, shift_g);
 	dctcp_core_reset(tp, ca);
-	ccs_stat_inc(DCTCP_STAT_ALPHA_UPDATES);
-	ccs_stat_add(DCTCP_STAT_DELIVERED, delivered);
-	ccs_stat_add(DCTCP_STAT_DELIVERED_CE, delivered_ce);
+	if (stats) {
+		ca->b_alpha_updates++;
+		ca->b_delivered += delivered;
+		ca->b_delivered_ce += delivered_ce;
+	}
 }
 
 /*
@@ -138,9 +179,11 @@ static __always_inline __u32 dctcp_core_control(struct sock *sk, struct dctcp_co
 static __always_inline void dctcp_core_in_ack_event(struct sock *sk, struct dctcp_core *ca,
 						    __u32 flags, __u32 shift_g)
 {
-	ccs_stat_inc(CCS_STAT_ACKS);
-	if (flags & CA_ACK_ECE)
-		ccs_stat_inc(CCS_STAT_ECE_ACKS);
+	if (stats) {
+		ca->b_ece += !!(flags & CA_ACK_ECE);
+		if (++ca->b_acks >= DCTCP_STAT_BATCH)
+			dctcp_core_flush_stats(ca);
+	}
 	if (ca->ecn)
 		dctcp_core_update_alpha(sk, ca, shift_g);
 }

@@ -29,4 +29,10 @@
 #define CCS_TUNABLE_EXTERN(name, kind, min, max, def, help) \
 	extern const volatile CCS_TUN_TYPE_##kind name;
 
+/* Tunables every algorithm has; bpf/lib/ccsuite.bpf.h defines them. */
+#define CCS_COMMON_TUNABLES(X)                                             \
+	X(stats, BOOL, 0, 1, 1,                                            \
+	  "keep the stats counters (0: no stats map update on any ACK or " \
+	  "packet path, counters stay 0 but flows_init and flows_release)")
+
 #endif /* CCSUITE_TUNABLES_H */

@@ -29,12 +29,14 @@ const struct stat_desc common_stats[] = { CCS_COMMON_STATS(COMMON_STAT_DESC, CCS
 const size_t n_common_stats = N(common_stats);
 _Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
 
+CCS_COMMON_TUNABLES(TUNABLE_CHECK)
+
 /* ---- bpf_dctcp ---- */
 
 DCTCP_TUNABLES(TUNABLE_CHECK)
 DCTCP_ONLY_TUNABLES(TUNABLE_CHECK)
-static const struct tunable dctcp_tunables[] = { DCTCP_TUNABLES(TUNABLE_DESC)
-							 DCTCP_ONLY_TUNABLES(TUNABLE_DESC) };
+static const struct tunable dctcp_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC) DCTCP_TUNABLES(
+	TUNABLE_DESC) DCTCP_ONLY_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc dctcp_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP) };
 _Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
 
@@ -52,7 +54,8 @@ static const struct algo algo_dctcp = {
 /* ---- bpf_bbr ---- */
 
 BBR_TUNABLES(TUNABLE_CHECK)
-static const struct tunable bbr_tunables[] = { BBR_TUNABLES(TUNABLE_DESC) };
+static const struct tunable bbr_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
+						       BBR_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc bbr_stats[] = { BBR_STATS(STAT_DESC, BBR) };
 _Static_assert(N(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
 
@@ -70,8 +73,8 @@ static const struct algo algo_bbr = {
 /* ---- bpf_tldct ---- */
 
 TLDCT_TUNABLES(TUNABLE_CHECK)
-static const struct tunable tldct_tunables[] = { DCTCP_TUNABLES(TUNABLE_DESC)
-							 TLDCT_TUNABLES(TUNABLE_DESC) };
+static const struct tunable tldct_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC) DCTCP_TUNABLES(
+	TUNABLE_DESC) TLDCT_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc tldct_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP)
 							TLDCT_STATS(STAT_DESC, TLDCT) };
 _Static_assert(N(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
@@ -92,7 +95,8 @@ static const struct algo algo_tldct = {
 /* ---- bpf_flashpass ---- */
 
 FP_TUNABLES(TUNABLE_CHECK)
-static const struct tunable fp_tunables[] = { FP_TUNABLES(TUNABLE_DESC) };
+static const struct tunable fp_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
+						      FP_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc fp_stats[] = { FP_STATS(STAT_DESC, FP) };
 _Static_assert(N(fp_stats) == FP_STAT_MAX - CCS_STAT_ALGO, "name every flashpass stat");
 _Static_assert(FP_STAT_MAX <= CCS_STAT_MAX, "bpf_flashpass has more stats than slots");
