@@ -41,7 +41,9 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 # The parts of the library that unit tests link against (no libbpf calls).
 LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
-TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample
+TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost
+# bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
+TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
@@ -57,9 +59,9 @@ TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
 	     $(BUILD)/test/ccsdummy.bpf.o
 
-all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF)
+all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF) $(TWINS)
 
-$(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/test:
+$(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/test $(BUILD)/bench:
 	mkdir -p $@
 
 # Only what is missing is installed; apt-get update runs only then.
@@ -103,6 +105,9 @@ $(LINKED:%=$(BUILD)/%.pre610.bpf.o): $(BUILD)/%.pre610.bpf.o: $(BUILD)/%.pre610.
 $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/kern/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(BUILD)/bench/%.bpf.o: bench/twins/%.bpf.c $(wildcard bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 # other_cc under a name that must never become a directory
 $(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) '-DCC_NAME=".."' -c $< -o $@
@@ -129,6 +134,9 @@ $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 # the tools parse rates and sizes as ccload does (loader/lib/parse.c)
 $(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
+
+$(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
