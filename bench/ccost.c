@@ -6,11 +6,13 @@
  *   ccost [-t time] [-s slice] [-w warm] [-f flows] [-c cpu] [-b write]
  *         [-L netns] [-S netns] [-a addr] [-p port] CC[/K]...
  *
- * One thread on one core is sender and receiver of every flow (epoll, non-
- * blocking sockets), so the core does nothing but move the bytes: each CC's
- * flows (-f of them, a listener of its own with TCP_CONGESTION set, so both
- * ends run the CC and DCTCP-style CCs negotiate ECN) get the core for one
- * slice, then the next CC's.  Slices of a few hundred ms, rotating, put the
+ * Each CC has a process of its own on the one core, sender and receiver of
+ * all the CC's flows (epoll, non-blocking sockets), so the core does
+ * nothing but move the bytes: each CC's flows (-f of them, a listener of
+ * its own with TCP_CONGESTION set, so both ends run the CC and DCTCP-style
+ * CCs negotiate ECN) get the core for one slice, then the next CC's; the
+ * others sleep until the parent passes them the slice (a pipe).  A process
+ * per CC keeps each within an unraisable RLIMIT_NOFILE (2 per flow).  Slices of a few hundred ms, rotating, put the
  * slow drift of a virtual machine's speed (steal time, the host's load) on
  * every CC alike: a ratio from slices of the same round resolves a few per
  * cent where whole runs one after the other spread by +-10 %.  The first
@@ -24,7 +26,7 @@
  * read back on both ends of every flow; a CC that did not take is an error.
  *
  * Output (stdout), one JSON object: the CCs and every slice as
- * [round, cc index, bytes, wall ns, CPU ns] (CPU: this process's, which
+ * [round, cc index, bytes, wall ns, CPU ns] (CPU: the CC's process's, which
  * includes the softirq work it triggers: the kernel accounts that time to
  * the task it interrupts on a kernel without IRQ time accounting).
  */
@@ -37,26 +39,31 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "parse.h"
 #include "task_api.h"
 
-#define MAX_CCS	     8
-#define MAX_FLOWS    20000
-#define CC_NAME_MAX  16
-#define EVENTS	     512
-#define RBUF_SZ	     (256 * 1024)
-#define CONNECT_STEP 512 /* connections made before accepting them */
+#define MAX_CCS	       8
+#define MAX_FLOWS      20000
+#define CC_NAME_MAX    16
+#define EVENTS	       512
+#define RBUF_SZ	       (256 * 1024)
+#define CONNECT_STEP   512	     /* connections made before accepting them */
+#define WARMUP_NS      1000000000ull /* a CC's first, unmeasured slice, */
+#define WARMUP_FLOW_NS 50000ull	     /* and more per flow */
 
 struct group {
 	char cc[CC_NAME_MAX];
@@ -352,11 +359,124 @@ bad:
 	exit(2);
 }
 
+/* What a CC's process sends back for each slice. */
+struct slice_rec {
+	uint64_t bytes, wall, cpu;
+};
+
+static void raise_nofile(unsigned int flows)
+{
+	struct rlimit nofile;
+	rlim_t need = 2ull * flows + 16; /* two sockets per flow, a listener, epoll */
+
+	if (getrlimit(RLIMIT_NOFILE, &nofile))
+		die("getrlimit");
+	if (nofile.rlim_cur >= need)
+		return;
+	nofile.rlim_cur = need;
+	if (nofile.rlim_max < need)
+		nofile.rlim_max = need;
+	if (setrlimit(RLIMIT_NOFILE, &nofile)) {
+		fprintf(stderr, "ccost: %u flows need %llu descriptors: %s (ulimit -n)\n", flows,
+			(unsigned long long)need, strerror(errno));
+		exit(1);
+	}
+}
+
+/* A CC's process: its flows, then a slice each time @cmd gives one ('s'),
+ * until it says stop ('q') or closes. */
+static void cc_process(struct group *g, const struct opts *o, unsigned int port, int cmd, int res)
+{
+	static char wbuf[RBUF_SZ], rbuf[RBUF_SZ];
+	struct slice_rec rec;
+	char c = 'r';
+
+	raise_nofile(o->flows);
+	enter_netns(o->lns);
+	make_listener(g, port);
+	enter_netns(o->sns);
+	connect_flows(g, o, port);
+	arm_group(g, o->flows);
+	memset(wbuf, 'c', sizeof(wbuf));
+	if (write(res, &c, 1) != 1) /* ready */
+		exit(1);
+	/* 's': a slice; 'w': the first, longer and not measured, that brings
+	 * every flow to a steady state (with thousands, their first sends
+	 * alone fill hundreds of ms) */
+	while (read(cmd, &c, 1) == 1 && (c == 's' || c == 'w')) {
+		uint64_t t0 = clock_ns(CLOCK_MONOTONIC), cpu0 = 0;
+		uint64_t warm = c == 'w' ? WARMUP_NS + o->flows * WARMUP_FLOW_NS : o->warm_ns;
+
+		rec.bytes = run_slice(g, wbuf, rbuf, o->wsize, t0 + warm,
+				      t0 + (c == 'w' ? warm : o->slice_ns), &cpu0);
+		rec.cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+		rec.wall = clock_ns(CLOCK_MONOTONIC) - (t0 + o->warm_ns);
+		if (write(res, &rec, sizeof(rec)) != (ssize_t)sizeof(rec))
+			exit(1);
+	}
+	exit(0);
+}
+
+struct child {
+	pid_t pid;
+	int cmd, res; /* the parent's ends */
+	uint64_t bytes;
+};
+
+/* The process of CC @i: after fork() it closes the parent's ends of the
+ * earlier CCs' pipes (so each child sees its own end close), and dies with
+ * the parent. */
+static void start_child(struct child *chs, unsigned int i, struct group *g, const struct opts *o,
+			unsigned int port)
+{
+	struct child *ch = &chs[i];
+	int cmd[2], res[2];
+	unsigned int j;
+	char c;
+
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+		die("pipe");
+	fflush(stdout);
+	ch->pid = fork();
+	if (ch->pid < 0)
+		die("fork");
+	if (!ch->pid) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+			exit(1);
+		for (j = 0; j < i; j++) {
+			close(chs[j].cmd);
+			close(chs[j].res);
+		}
+		close(cmd[1]);
+		close(res[0]);
+		cc_process(g, o, port, cmd[0], res[1]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	ch->cmd = cmd[1];
+	ch->res = res[0];
+	if (read(ch->res, &c, 1) != 1) { /* it said why on stderr */
+		fprintf(stderr, "ccost: %s could not start\n", g->cc);
+		exit(1);
+	}
+}
+
+static void stop_children(struct child *ch, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ch[i].pid > 0) {
+			close(ch[i].cmd); /* EOF: it exits */
+			waitpid(ch[i].pid, NULL, 0);
+			ch[i].pid = 0;
+		}
+}
+
 int main(int argc, char **argv)
 {
 	struct group g[MAX_CCS] = { 0 };
-	struct rlimit nofile;
-	static char wbuf[RBUF_SZ], rbuf[RBUF_SZ];
+	struct child ch[MAX_CCS] = { 0 };
 	uint64_t start, round;
 	unsigned int n, i;
 	struct opts o;
@@ -366,20 +486,6 @@ int main(int argc, char **argv)
 	n = (unsigned int)(argc - optind);
 	if (!n || n > MAX_CCS || o.port + n > 65536)
 		usage();
-	CPU_ZERO(&cpus);
-	CPU_SET(o.cpu, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus))
-		die("sched_setaffinity");
-	/* two sockets per flow, a listener and an epoll set per CC */
-	if (getrlimit(RLIMIT_NOFILE, &nofile))
-		die("getrlimit");
-	if (nofile.rlim_cur < 2ull * o.flows * n + 2 * n + 16) {
-		nofile.rlim_cur = 2ull * o.flows * n + 2 * n + 16;
-		if (nofile.rlim_max < nofile.rlim_cur)
-			nofile.rlim_max = nofile.rlim_cur;
-		if (setrlimit(RLIMIT_NOFILE, &nofile))
-			die("setrlimit RLIMIT_NOFILE (2 descriptors per flow)");
-	}
 	for (i = 0; i < n; i++) {
 		const char *arg = argv[optind + i], *slash = strchr(arg, '/');
 		size_t len = slash ? (size_t)(slash - arg) : strlen(arg);
@@ -393,15 +499,14 @@ int main(int argc, char **argv)
 		memcpy(g[i].cc, arg, len);
 		g[i].task_flows = (unsigned int)k;
 	}
-	enter_netns(o.lns);
-	for (i = 0; i < n; i++)
-		make_listener(&g[i], o.port + i);
-	enter_netns(o.sns);
+	CPU_ZERO(&cpus);
+	CPU_SET(o.cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) /* the children inherit it */
+		die("sched_setaffinity");
+	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < n; i++) {
-		connect_flows(&g[i], &o, o.port + i);
-		arm_group(&g[i], o.flows);
+		start_child(ch, i, &g[i], &o, o.port + i);
 	}
-	memset(wbuf, 'c', sizeof(wbuf));
 
 	printf("{\"tool\":\"ccost\",\"flows\":%u,\"slice_ns\":%" PRIu64 ",\"warm_ns\":%" PRIu64
 	       ",\"write\":%" PRIu64 ",\"ccs\":[",
@@ -412,26 +517,40 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		printf("%s%u", i ? "," : "", g[i].task_flows);
 	printf("],\"slices\":[");
+	for (i = 0; i < n; i++) {
+		struct slice_rec rec;
+		char c = 'w';
+
+		if (write(ch[i].cmd, &c, 1) != 1 ||
+		    read(ch[i].res, &rec, sizeof(rec)) != (ssize_t)sizeof(rec)) {
+			fprintf(stderr, "ccost: %s's process ended\n", g[i].cc);
+			stop_children(ch, n);
+			return 1;
+		}
+	}
 	start = clock_ns(CLOCK_MONOTONIC);
 	for (round = 0; clock_ns(CLOCK_MONOTONIC) - start < o.time_ns; round++) {
 		for (i = 0; i < n; i++) {
 			/* rotated, so no CC always follows the same one */
-			struct group *cur = &g[(i + round) % n];
-			uint64_t t0 = clock_ns(CLOCK_MONOTONIC), cpu0 = 0, bytes, wall, cpu;
+			unsigned int k = (i + (unsigned int)round) % n;
+			struct slice_rec rec;
+			char c = 's';
 
-			bytes = run_slice(cur, wbuf, rbuf, o.wsize, t0 + o.warm_ns, t0 + o.slice_ns,
-					  &cpu0);
-			cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
-			wall = clock_ns(CLOCK_MONOTONIC) - (t0 + o.warm_ns);
-			cur->bytes += bytes;
+			if (write(ch[k].cmd, &c, 1) != 1 ||
+			    read(ch[k].res, &rec, sizeof(rec)) != (ssize_t)sizeof(rec)) {
+				fprintf(stderr, "ccost: %s's process ended\n", g[k].cc);
+				stop_children(ch, n);
+				return 1;
+			}
+			ch[k].bytes += rec.bytes;
 			printf("%s[%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
-			       round || i ? "," : "", round, (unsigned int)(cur - g), bytes, wall,
-			       cpu);
+			       round || i ? "," : "", round, k, rec.bytes, rec.wall, rec.cpu);
 		}
 	}
 	printf("],\"rounds\":%" PRIu64 "}\n", round);
+	stop_children(ch, n);
 	for (i = 0; i < n; i++)
-		if (!g[i].bytes) {
+		if (!ch[i].bytes) {
 			fprintf(stderr, "ccost: %s carried nothing\n", g[i].cc);
 			return 1;
 		}

@@ -9,9 +9,9 @@ def verdict: if . == null then "" elif . then "ok" else "**out**" end;
 	(.rows[] | "| \(.metric) | \(.native | v) | \(.bpf | v) | \(.ratio | v) | \(.tolerance | v) | \(.pass | verdict) |"),
 	""),
 (if .cpucost then
-	"**CPU cost** (bulk transfer at a fixed offered rate, one core; `bench/cpucost --pairs bpf_bbr:bbr`)\n",
-	"| path | bbr Gbit per CPU-s | bpf_bbr Gbit per CPU-s | ratio, median (min..max) | goal | | BPF ns per callback |",
+	"**CPU cost** (CPU-bound bulk transfers on one core, the two CCs alternating in 250 ms slices; `bench/cpucost --pairs bpf_bbr:bbr`)\n",
+	"| path | bbr Gbit per CPU-s | bpf_bbr Gbit per CPU-s | ratio, median of rounds (95 % interval) | goal | | BPF ns per callback |",
 	"|---|---|---|---|---|---|---|",
-	(.cpucost[] | "| \(.path) | \(.native_gbit_per_cpu_s) | \(.bpf_gbit_per_cpu_s) | \(.ratio) (\(.ratio_min)..\(.ratio_max)) | \(.goal) | \(.pass | verdict) | \(.bpf_ns_per_call | v) |"),
+	(.cpucost[] | "| \(.path) | \(.native_gbit_per_cpu_s) | \(.bpf_gbit_per_cpu_s) | \(.ratio) (\(.ratio_lo)..\(.ratio_hi)) | \(.goal) | \(.pass | verdict) | \(.bpf_ns_per_call | v) |"),
 	"" else empty end),
 "Mode sequences: S STARTUP, D DRAIN, BW PROBE_BW, RTT PROBE_RTT (bench/trace/bbr-modes.bt)."

@@ -29,7 +29,7 @@ def boot_median: . as $x | length as $n
 	  | .m | sort | { lo: .[25], hi: .[974] } end;
 # the per-round ratios: median with its bootstrap interval (robust to a
 # round where one CC's flow was restarting), mean with its t interval
-def ratio_of($s; $b): [by_round[] | select(.[$s] and .[$b]) | .[$s] / .[$b]] as $x
+def ratio_of($s; $b): [by_round[] | select(.[$s] > 0 and .[$b] > 0) | .[$s] / .[$b]] as $x
 	| { n: ($x | length), ratio: ($x | median), mean: ($x | mean), sd: ($x | sd) }
 	+ ($x | boot_median)
 	| .t_ci = (if .n > 1 then tq(.n - 1) * .sd / (.n | sqrt) else null end);
