@@ -37,6 +37,7 @@ BBR_TUNABLES(CCS_TUNABLE_RODATA)
 #define EXTRA_ACKED_WIN_RTTS 5
 #define ACK_EPOCH_RESET	     (1U << 20)
 #define EXTRA_ACKED_MAX_US   (100 * 1000)
+#define BBR_STAT_BATCH	     64
 
 struct bbr_ca {
 	__u32 min_rtt_us;	    /* min RTT in the window */
@@ -49,7 +50,8 @@ struct bbr_ca {
 	__u32 mode : 3, prev_ca_state : 3, packet_conservation : 1, round_start : 1,
 		idle_restart : 1, probe_rtt_round_done : 1,
 		flow_live : 1, /* init() ran: CCS_FLOW_INIT() */
-		unused : 12, lt_is_sampling : 1, lt_rtt_cnt : 7, lt_use_bw : 1;
+		b_acks : 7,    /* ACKs not yet in the stats map (BBR_STAT_BATCH) */
+		unused : 5, lt_is_sampling : 1, lt_rtt_cnt : 7, lt_use_bw : 1;
 	__u32 lt_bw; /* long-term (policed) bw */
 	__u32 lt_last_delivered;
 	__u32 lt_last_stamp; /* ms */
@@ -564,7 +566,12 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 
 	/* ssthresh() keeps it at infinity (bbr_ssthresh) */
 	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
-	ccs_stat_inc(CCS_STAT_ACKS);
+	/* counted here, added to the map every BBR_STAT_BATCH ACKs (and at
+	 * release): a map update per ACK was a tenth of bbr_main() */
+	if (stats && ++bbr->b_acks >= BBR_STAT_BATCH) {
+		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
+		bbr->b_acks = 0;
+	}
 	update_bw(sk, rs);
 	update_ack_aggregation(sk, rs);
 	if (bbr->mode == BBR_MODE_PROBE_BW && is_next_cycle_phase(sk, rs))
@@ -577,7 +584,9 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	bw = bbr_bw(sk);
 	set_pacing_rate(sk, bw, bbr->pacing_gain);
 	set_cwnd(sk, rs, rs->acked_sacked, bw, bbr->cwnd_gain);
-	if (bbr->round_start) { /* a sample per round is plenty */
+	/* a sample every 8 rounds is plenty for the gauges: on a path of
+	 * microseconds every ACK starts a round */
+	if (bbr->round_start && !(bbr->rtt_cnt & 7)) {
 		ccs_stat_set(BBR_STAT_BW_BPS,
 			     bbr_rate_bytes_per_sec(bw, tcp_sk(sk)->mss_cache, BBR_UNIT, 0) * 8);
 		ccs_stat_set(BBR_STAT_MIN_RTT_US, bbr->min_rtt_us);
@@ -591,6 +600,7 @@ void BPF_PROG(bbr_init, struct sock *sk)
 	struct bbr_ca *bbr = ca(sk);
 
 	bbr->prior_cwnd = 0;
+	bbr->b_acks = 0;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	bbr->rtt_cnt = 0;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -630,6 +640,8 @@ void BPF_PROG(bbr_release, struct sock *sk)
 {
 	struct bbr_ca *bbr = ca(sk);
 
+	if (stats && bbr->flow_live)
+		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
 	CCS_FLOW_RELEASE(bbr);
 }
 

@@ -71,9 +71,16 @@ struct {
 
 struct tldct_ca {
 	struct dctcp_core core;
-	__u32 beta;  /* 1/1024, of the last window */
-	__u32 gamma; /* 1/1024 */
+	__u32 beta;	    /* 1/1024, of the last window */
+	__u32 gamma;	    /* 1/1024 */
+	__u32 refreshed_us; /* tcp_mstamp's low bits at the last refresh */
 };
+
+/* The task view is refreshed at a window's end, at most this often: on a
+ * path of microseconds (loopback) every ACK ends a window, and a refresh
+ * (the flow's task entry, its bytes, beta and gamma) costs three times
+ * what DCTCP's own per-ACK work does. */
+#define TLDCT_REFRESH_MIN_US 500
 
 _Static_assert(sizeof(struct tldct_ca) <= 13 * sizeof(__u64), "ca state too big");
 
@@ -202,6 +209,7 @@ void BPF_PROG(tldct_init, struct sock *sk)
 		return;
 	ca->beta = TLDCT_ONE;
 	ca->gamma = 0;
+	ca->refreshed_us = (__u32)tcp_sk(sk)->tcp_mstamp - TLDCT_REFRESH_MIN_US;
 }
 
 SEC("struct_ops")
@@ -238,8 +246,11 @@ void BPF_PROG(tldct_in_ack_event, struct sock *sk, __u32 flags)
 	struct tldct_ca *ca = inet_csk_ca(sk);
 
 	/* the window ends: the task view is refreshed with alpha */
-	if (ca->core.ecn && !before(tcp_sk(sk)->snd_una, ca->core.next_seq))
+	if (ca->core.ecn && !before(tcp_sk(sk)->snd_una, ca->core.next_seq) &&
+	    (__u32)tcp_sk(sk)->tcp_mstamp - ca->refreshed_us >= TLDCT_REFRESH_MIN_US) {
+		ca->refreshed_us = (__u32)tcp_sk(sk)->tcp_mstamp;
 		refresh_factors(sk, ca);
+	}
 	dctcp_core_in_ack_event(sk, &ca->core, flags, shift_g);
 }
 
