@@ -37,8 +37,10 @@ xlated_in_ack() {
 	"$CCLOAD" -q attach bpf_dctcp --set stats="$1" --non-restricted >/dev/null || return 1
 	ATTACHED=1
 	stats_map=$(bpftool map show pinned /sys/fs/bpf/ccsuite/bpf_dctcp/stats -j | jq .id)
-	prog=$(bpftool struct_ops dump -j | jq -r '.[] | [.. | objects | select(.name? == "bpf_dctcp" and has("in_ack_event"))][0] // empty | .in_ack_event' |
-		sed -n 's/.*prog_id:\([0-9]*\)$/\1/p')
+	# the registered instance (an unregistered one lives while sockets use it)
+	prog=$(bpftool struct_ops dump -j | jq -r '.[] | .bpf_struct_ops_tcp_congestion_ops // empty
+		| select(.common.state == "BPF_STRUCT_OPS_STATE_INUSE" and .data.name == "bpf_dctcp")
+		| .data.in_ack_event' | sed -n 's/.*prog_id:\([0-9]*\)$/\1/p')
 	bpftool prog dump xlated id "$prog" >"$TMP/xlated-$1"
 }
 if xlated_in_ack 1; then
