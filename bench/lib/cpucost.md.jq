@@ -6,10 +6,10 @@ def verdict: if . == null then "" elif . then "ok" else "**below**" end;
 "|---|---|---|---|---|---|---|---|---|---|",
 (.pairs[] | "| \(.path) | \(.suite) | \(.native)\(if .twin then " (twin)" else "" end) | \(.suite_gbit_per_cpu_s | r(2)) / \(.native_gbit_per_cpu_s | r(2)) | \(.ratio | r(3)) | \(.lo | r(3))..\(.hi | r(3)) | \(.n) | \(if .goal then ">= \(.goal)" else "-" end) | \(.pass | verdict) | \(.bpf_ns_per_call | r(1)) |"),
 "",
-"**Per callback** (a separate run with `kernel.bpf_stats_enabled=1`, whose two clock reads per call are in these ns; share: of the CC's CPU time)\n",
+"**Per callback** (a separate run with `kernel.bpf_stats_enabled=1`, whose two clock reads per call are in these ns; share: of the CC's CPU time; callbacks of fewer than 0.1 calls per MB, init, release and the like, left out)\n",
 "| path | CC | callback | ns per call | calls per MB | share of CPU |",
 "|---|---|---|---|---|---|",
-(.callbacks | to_entries[] | .key as $p | .value[] | "| \($p) | \(.cc) | \(.prog) | \(.ns_per_call | r(1)) | \(.calls_per_mb | r(1)) | \(.share * 100 | r(2)) % |"),
+(.callbacks | to_entries[] | .key as $p | .value[] | select(.calls_per_mb >= 0.1) | "| \($p) | \(.cc) | \(.prog) | \(.ns_per_call | r(1)) | \(.calls_per_mb | r(1)) | \(.share * 100 | r(2)) % |"),
 (if (.scale | length) > 0 then
 	"",
 	"**Scale** (loopback; bpf_tldct's flows in tasks of 10; memory: bytes_memlock of bpf_tldct's maps, live entries halfway through)\n",
