@@ -113,13 +113,13 @@ static __always_inline struct tldct_sk *tldct_sk_of(struct sock *sk)
 	return ts;
 }
 
-extern int CONFIG_HZ __kconfig;
-
-/* A millisecond clock for feedback ages, from jiffies: it runs on every
- * ACK that carries feedback, where bpf_ktime_get_ns() costs a clock read. */
+/* A millisecond clock for feedback ages, the coarse one (the last tick's
+ * time, no clock read): it runs on every ACK that carries feedback.  Not
+ * jiffies: their HZ would come from the kernel's Kconfig, which Debian's
+ * kernels do not expose (no /proc/config.gz), so libbpf could not load. */
 static __always_inline __u32 now_ms(void)
 {
-	return (__u32)(bpf_jiffies64() * 1000 / CONFIG_HZ);
+	return (__u32)(bpf_ktime_get_coarse_ns() / 1000000);
 }
 
 /* The flow's task entry in @table, made if missing, with @total (the
