@@ -43,7 +43,8 @@ LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
 TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost
 # bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
-TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o
+TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(BUILD)/bench/bbr_twin.bpf.o \
+	     $(BUILD)/bench/bbr_twin.pre610.bpf.o
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
@@ -107,6 +108,13 @@ $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/ker
 
 $(BUILD)/bench/%.bpf.o: bench/twins/%.bpf.c $(wildcard bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# twin_bbr: bpf_bbr's own source without stats or repair (CCS_TWIN)
+$(BUILD)/bench/bbr_twin.bpf.o: bpf/bbr.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -c $< -o $@
+
+$(BUILD)/bench/bbr_twin.pre610.bpf.o: bpf/bbr.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -DCCS_PRE_6_10 -c $< -o $@
 
 # other_cc under a name that must never become a directory
 $(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test

@@ -568,7 +568,7 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
 	/* counted here, added to the map every BBR_STAT_BATCH ACKs (and at
 	 * release): a map update per ACK was a tenth of bbr_main() */
-	if (stats && ++bbr->b_acks >= BBR_STAT_BATCH) {
+	if (CCS_STATS_ON && ++bbr->b_acks >= BBR_STAT_BATCH) {
 		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
 		bbr->b_acks = 0;
 	}
@@ -640,7 +640,7 @@ void BPF_PROG(bbr_release, struct sock *sk)
 {
 	struct bbr_ca *bbr = ca(sk);
 
-	if (stats && bbr->flow_live)
+	if (CCS_STATS_ON && bbr->flow_live)
 		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
 	CCS_FLOW_RELEASE(bbr);
 }
@@ -724,5 +724,11 @@ struct tcp_congestion_ops bbr_ops = {
 	.ssthresh = (void *)bbr_ssthresh,
 	.min_tso_segs = (void *)bbr_min_tso_segs,
 	.set_state = (void *)bbr_set_state,
+#ifdef CCS_TWIN
+	/* bench/cpucost's twin (-DCCS_TWIN), a namespace may default to it */
+	.flags = TCP_CONG_NON_RESTRICTED,
+	.name = "twin_bbr",
+#else
 	.name = "bpf_bbr",
+#endif
 };

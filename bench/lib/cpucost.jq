@@ -51,7 +51,7 @@ def callbacks: . as $run | per_cc as $sum
 	   | select(.calls > 0)
 	   | .ns_per_call = (.ns / .calls) | .calls_per_mb = (.calls / $sum[.cc].mb)
 	   | .share = (.ns / 1e9 / $sum[.cc].cpu_s)];
-def is_twin($s; $b): $b == "twin_dctcp" or ($s == "bpf_bbr" and $b == "bbr");
+def is_twin($s; $b): $b | startswith("twin_");
 
 .[0] as $env | .[1:] as $runs
 | [$runs[] | select(.kind == "calls") | { key: .path, value: callbacks }] | from_entries as $calls

@@ -291,6 +291,17 @@ CCS_COMMON_TUNABLES(CCS_TUNABLE_RODATA)
 #endif
 
 /*
+ * -DCCS_TWIN builds an algorithm as bench/cpucost's twin of itself (the
+ * same algorithm under a twin_ name): no stats at all and no
+ * ccs_ret_repair(), nothing but the algorithm.
+ */
+#ifdef CCS_TWIN
+#define CCS_STATS_ON 0
+#else
+#define CCS_STATS_ON (stats != 0)
+#endif
+
+/*
  * This CPU's counters, NULL with stats=0: .rodata is frozen before the
  * verifier runs, so it knows the value and removes every update after a
  * NULL check as dead code.  A callback that counts more than once takes
@@ -300,7 +311,7 @@ static __always_inline struct ccs_stats *ccs_stats_this_cpu(void)
 {
 	__u32 zero = 0;
 
-	if (!stats)
+	if (!CCS_STATS_ON)
 		return NULL;
 	return bpf_map_lookup_elem(&ccs_stats, &zero);
 }
@@ -326,6 +337,10 @@ static __always_inline void ccs_stat_inc_exact(__u32 idx)
 	__u32 zero = 0;
 	/* counted with stats=0 too: ccload's flows in use come from these */
 	struct ccs_stats *s = bpf_map_lookup_elem(&ccs_stats, &zero);
+
+#ifdef CCS_TWIN
+	return;
+#endif
 
 	if (s && idx < CCS_STAT_MAX)
 		__sync_fetch_and_add(&s->v[idx], 1);
@@ -361,6 +376,9 @@ static __always_inline void ccs_ret_repair(struct sock *sk, __u32 ssthresh, __u3
 	struct tcp_sock *tp = tcp_sk(sk);
 	bool bad = false;
 
+#ifdef CCS_TWIN
+	return;
+#endif
 	if (tp->snd_ssthresh > TCP_INFINITE_SSTHRESH) {
 		tp->snd_ssthresh = ssthresh;
 		bad = true;

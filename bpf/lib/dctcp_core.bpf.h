@@ -64,11 +64,11 @@ static __always_inline void dctcp_core_flush_stats(struct dctcp_core *ca)
 }
 
 /* release(): the flow's last counts, then CCS_FLOW_RELEASE(). */
-#define DCTCP_CORE_RELEASE(ca)                      \
-	({                                          \
-		if (stats && (ca)->flow_live)       \
-			dctcp_core_flush_stats(ca); \
-		CCS_FLOW_RELEASE(ca);               \
+#define DCTCP_CORE_RELEASE(ca)                       \
+	({                                           \
+		if (CCS_STATS_ON && (ca)->flow_live) \
+			dctcp_core_flush_stats(ca);  \
+		CCS_FLOW_RELEASE(ca);                \
 	})
 
 static __always_inline void dctcp_core_reset(const struct tcp_sock *tp, struct dctcp_core *ca)
@@ -134,7 +134,7 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
 	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
 	ca->alpha = dctcp_alpha_next(ca->alpha, delivered, delivered_ce, shift_g);
 	dctcp_core_reset(tp, ca);
-	if (stats) {
+	if (CCS_STATS_ON) {
 		ca->b_alpha_updates++;
 		ca->b_delivered += delivered;
 		ca->b_delivered_ce += delivered_ce;
@@ -179,7 +179,7 @@ static __always_inline __u32 dctcp_core_control(struct sock *sk, struct dctcp_co
 static __always_inline void dctcp_core_in_ack_event(struct sock *sk, struct dctcp_core *ca,
 						    __u32 flags, __u32 shift_g)
 {
-	if (stats) {
+	if (CCS_STATS_ON) {
 		ca->b_ece += !!(flags & CA_ACK_ECE);
 		if (++ca->b_acks >= DCTCP_STAT_BATCH)
 			dctcp_core_flush_stats(ca);
