@@ -43,8 +43,10 @@ LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
 TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost
 # bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
-TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(BUILD)/bench/bbr_twin.bpf.o \
-	     $(BUILD)/bench/bbr_twin.pre610.bpf.o
+# and the suite algorithms built from their own source with -DCCS_TWIN
+SELF_TWINS := bbr tldct
+TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(SELF_TWINS:%=$(BUILD)/bench/%_twin.bpf.o) \
+	     $(SELF_TWINS:%=$(BUILD)/bench/%_twin.pre610.bpf.o)
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
@@ -109,11 +111,12 @@ $(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/ker
 $(BUILD)/bench/%.bpf.o: bench/twins/%.bpf.c $(wildcard bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# twin_bbr: bpf_bbr's own source without stats or repair (CCS_TWIN)
-$(BUILD)/bench/bbr_twin.bpf.o: bpf/bbr.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+# twin_bbr, twin_tldct: the algorithm's own source without stats or
+# repair (CCS_TWIN)
+$(SELF_TWINS:%=$(BUILD)/bench/%_twin.bpf.o): $(BUILD)/bench/%_twin.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -c $< -o $@
 
-$(BUILD)/bench/bbr_twin.pre610.bpf.o: bpf/bbr.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+$(SELF_TWINS:%=$(BUILD)/bench/%_twin.pre610.bpf.o): $(BUILD)/bench/%_twin.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -DCCS_PRE_6_10 -c $< -o $@
 
 # other_cc under a name that must never become a directory

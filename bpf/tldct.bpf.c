@@ -34,6 +34,13 @@
 
 char _license[] SEC("license") = "GPL";
 
+/* -DCCS_TWIN: bench/cpucost's twin of bpf_tldct, under its own name */
+#ifdef CCS_TWIN
+#define TLDCT_CC_NAME "twin_tldct"
+#else
+#define TLDCT_CC_NAME "bpf_tldct"
+#endif
+
 /* Tunables (ccload attach bpf_tldct --set name=value), fixed at load. */
 DCTCP_TUNABLES(CCS_TUNABLE_RODATA)
 TLDCT_TUNABLES(CCS_TUNABLE_RODATA)
@@ -313,7 +320,7 @@ static __always_inline int store_opt(struct bpf_sock_ops *skops, __u64 val, __u3
 
 static __always_inline bool is_tldct(struct bpf_sock_ops *skops)
 {
-	return ccs_sockops_cc_is(skops, "bpf_tldct");
+	return ccs_sockops_cc_is(skops, TLDCT_CC_NAME);
 }
 
 /* The receiver's entry for a flow: the task id its SYN named, scoped by
@@ -444,9 +451,14 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 			skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
+		/* room on the segments WRITE_HDR_OPT_CB fills only: another
+		 * program may have asked for the callback on its sockets */
+		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+		if (!ts || !ts->task)
+			break;
 		if (ccs_sockops_is_syn(skops))
 			bpf_reserve_hdr_opt(skops, TLDCT_OPT_SYN_LEN, 0);
-		else if (!(skops->skb_tcp_flags & TCPHDR_SYN))
+		else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX))
 			bpf_reserve_hdr_opt(skops, TLDCT_OPT_ACK_LEN, 0);
 		break;
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
@@ -486,6 +498,8 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 	return 1;
 }
 
+#ifndef CCS_TWIN /* the twin's tasks are cgroups: beside bpf_tldct's, this
+		  * program would see the option handled (optlen -1) */
 /* An application names its socket's task (TLDCT_TCP_TASK): the value goes
  * into tldct_sk, and the kernel's own setsockopt is skipped. */
 SEC("cgroup/setsockopt")
@@ -522,6 +536,7 @@ int tldct_setsockopt(struct bpf_sockopt *ctx)
 	ctx->optlen = -1; /* handled: the kernel does not see it */
 	return 1;
 }
+#endif
 
 SEC(".struct_ops")
 struct tcp_congestion_ops tldct = {
@@ -533,6 +548,11 @@ struct tcp_congestion_ops tldct = {
 	.cong_control = (void *)tldct_cong_control,
 	.undo_cwnd = (void *)tldct_undo_cwnd,
 	.set_state = (void *)tldct_set_state,
+#ifdef CCS_TWIN
+	/* a namespace may default to bench/cpucost's twin */
+	.flags = TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
+#else
 	.flags = TCP_CONG_NEEDS_ECN,
-	.name = "bpf_tldct",
+#endif
+	.name = TLDCT_CC_NAME,
 };

@@ -51,7 +51,8 @@ def callbacks: . as $run | per_cc as $sum
 	   | select(.calls > 0)
 	   | .ns_per_call = (.ns / .calls) | .calls_per_mb = (.calls / $sum[.cc].mb)
 	   | .share = (.ns / 1e9 / $sum[.cc].cpu_s)];
-def is_twin($s; $b): $b | startswith("twin_");
+# the goal is for a suite CC against its own twin (bpf_X, twin_X)
+def is_twin($s; $b): ($s | startswith("bpf_")) and $b == "twin_" + ($s | ltrimstr("bpf_"));
 
 .[0] as $env | .[1:] as $runs
 | [$runs[] | select(.kind == "calls") | { key: .path, value: callbacks }] | from_entries as $calls

@@ -3,7 +3,8 @@
 # cannot measure; with stats=0 bpf_dctcp's ACK path has no stats map left
 # in it (the verifier removed it) and still carries a transfer; a short
 # bench/cpucost run compares bpf_dctcp with its twin and with reno,
-# reports every callback's cost, and leaves nothing registered behind.
+# reports every callback's cost, and leaves nothing registered behind;
+# bpf_tldct beside its twin, whose sockops program runs beside its own.
 source "$(dirname "$0")/lib.sh"
 
 CCOST=$TOPO_ROOT/build/ccost
@@ -84,3 +85,18 @@ check "per callback: bpf_dctcp's in_ack_event with calls and ns" \
 check "bpf_dctcp is detached again" bash -c "! grep -qw bpf_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
 [ -z "$twin_before" ] && check "twin_dctcp is unregistered again" bash -c "! grep -qw twin_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
 check "bpf_stats is off again" [ "$(sysctl -n kernel.bpf_stats_enabled)" = 0 ]
+
+echo "bench/cpucost: bpf_tldct beside twin_tldct, which has its own sockops program"
+"$TOPO_ROOT/bench/cpucost" --pairs bpf_tldct:twin_tldct --paths loopback --time 6s \
+	--stats-time 4s --out "$TMP/tldct" >"$TMP/tldct.log" 2>&1
+check "it ran (exit 0 or 1: below the goal)" [ $? -le 1 ]
+J=$TMP/tldct/cpucost.json
+check "bpf_tldct / twin_tldct is a twin pair, with an interval" \
+	jq -e '.pairs | length == 1 and (.[0] | .twin and .lo <= .ratio and .ratio <= .hi)' "$J"
+# a receiver writes the option on each ACK: 16 per MB with 64 KB segments
+for cc in bpf_tldct twin_tldct; do
+	check "$cc: its sockops program ran, with its calls per MB" \
+		jq -e --arg cc $cc '.callbacks.loopback | map(select(.cc == $cc and .prog == "tldct_sockops" and .calls_per_mb > 10)) | length == 1' "$J"
+done
+check "twin_tldct is unregistered again" bash -c "! grep -qw twin_tldct /proc/sys/net/ipv4/tcp_available_congestion_control"
+check "and its pins are gone" test ! -e /sys/fs/bpf/ccsuite/twin_tldct
