@@ -25,7 +25,7 @@
 #   topo_link A B [D_AB [D_BA]]        a link A-B, one-way delays in ms (default 0);
 #                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
-#   topo_shape NODE DEV RATE           tbf only (an access rate; large buffer)
+#   topo_shape NODE DEV RATE [LIMIT]   tbf only (an access rate; large buffer)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
 #   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
@@ -379,8 +379,12 @@ topo_bottleneck() {
 	BN_NS=${BN_LIST[0]%%:*} BN_DEV=${BN_LIST[0]#*:}
 }
 
+# A host's own port shaped: its queue is the host's, so its TCP senders
+# are held back by it (TCP Small Queues, the qdisc's backpressure), never
+# dropped or marked, and flows keep the shares their start gave them
+# (bench/mptcp-baseline).  A bottleneck to share belongs on a router.
 topo_shape() {
-	_topo_tbf "$(topo_ns "$1")" "$2" "$3" 4000000
+	_topo_tbf "$(topo_ns "$1")" "$2" "$3" "$(_topo_bytes "${4:-4000000}")"
 }
 
 # Switch counters of bottleneck @i (default the first) as JSON.
