@@ -10,8 +10,8 @@ source "$(dirname "$0")/lib.sh"
 CCOST=$TOPO_ROOT/build/ccost
 TMP=$(mktemp -d)
 ATTACHED=0
+topo_init # sets its own EXIT trap: ours after it
 trap '[ $ATTACHED = 1 ] && "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1; topo_cleanup; rm -rf "$TMP"' EXIT
-topo_init
 
 echo "ccost: bad input"
 check_fails "an unknown CC" "congestion control 'ccs_no_such_cc'" "$CCOST" -t 1s ccs_no_such_cc

@@ -17,9 +17,9 @@ RATE=100mbit SECS=4
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
 CC=bpf_flashpass
 TMP=$(mktemp -d)
-trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 
-topo_init
+topo_init # sets its own EXIT trap: ours after it
+trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 topo_flashpass_switch
 topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
 S=$(topo_ns s1)
