@@ -391,4 +391,25 @@ static __always_inline void ccs_ret_repair(struct sock *sk, __u32 ssthresh, __u3
 		ccs_stat_inc(CCS_STAT_BAD_RET);
 }
 
+/*
+ * cong_control()'s first part for a CC that owns its window: the values it
+ * last meant put back (ccs_ret_repair(): @ssthresh, @cwnd), PRR in CWR and
+ * Recovery, and the segments this ACK may grow the window by (0: none).
+ * *@prev_una: snd_una after the last ACK (CCS_ACK_FLAG() before 6.10).
+ */
+static __always_inline __u32 ccs_own_window(struct sock *sk, struct ccs_prr *prr, __u32 *prev_una,
+					    __u32 ssthresh, __u32 cwnd,
+					    const struct rate_sample *rs, int flag)
+{
+	*prev_una = tcp_sk(sk)->snd_una;
+	ccs_ret_repair(sk, ssthresh, cwnd);
+	if (tcp_in_cwnd_reduction(sk)) {
+		ccs_prr(sk, prr, rs->acked_sacked, rs->losses, flag);
+		return 0;
+	}
+	if (rs->acked_sacked <= 0 || !ccs_may_raise_cwnd(sk, flag))
+		return 0;
+	return rs->acked_sacked;
+}
+
 #endif /* CCSUITE_BPF_H */

@@ -165,15 +165,7 @@ static __always_inline __u32 dctcp_core_ssthresh(struct sock *sk, struct dctcp_c
 static __always_inline __u32 dctcp_core_control(struct sock *sk, struct dctcp_core *ca,
 						const struct rate_sample *rs, int flag)
 {
-	ca->prev_una = tcp_sk(sk)->snd_una;
-	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
-	if (tcp_in_cwnd_reduction(sk)) {
-		ccs_prr(sk, &ca->prr, rs->acked_sacked, rs->losses, flag);
-		return 0;
-	}
-	if (rs->acked_sacked <= 0 || !ccs_may_raise_cwnd(sk, flag))
-		return 0;
-	return rs->acked_sacked;
+	return ccs_own_window(sk, &ca->prr, &ca->prev_una, ca->ssthresh, ca->loss_cwnd, rs, flag);
 }
 
 static __always_inline void dctcp_core_in_ack_event(struct sock *sk, struct dctcp_core *ca,
