@@ -20,8 +20,10 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
 # algorithms in PRE610 also get a variant for kernels before 6.10
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
-ALGOS     := dctcp bbr tldct flashpass
-PRE610    := bbr dctcp tldct flashpass
+ALGOS     := dctcp bbr tldct flashpass lia ppqd
+PRE610    := bbr dctcp tldct flashpass lia ppqd
+# Algorithms using atomics beyond add (fetch_or, fetch_and): BPF cpu v3.
+CPU_V3    := lia ppqd
 # Algorithms with TC roles: bpf/<algo>.bpf.c and tc/<algo>.bpf.c linked
 # into the one object (bpftool gen object), so they share its maps.
 LINKED    := flashpass
@@ -85,6 +87,8 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h 
 
 $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -DCCS_PRE_6_10 -c $< -o $@
+
+$(CPU_V3:%=$(BUILD)/%.bpf.o) $(CPU_V3:%=$(BUILD)/%.pre610.bpf.o): BPF_CFLAGS += -mcpu=v3
 
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -2,14 +2,16 @@
 /*
  * tcpxfer: one verified bulk TCP transfer with a chosen congestion control.
  *
- *   tcpxfer server [-B addr] [-p port] [-C cc] [-n conns]
- *   tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r rate]
+ *   tcpxfer server [-B addr] [-p port] [-C cc] [-n conns] [-M]
+ *   tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r rate] [-M]
  *
  * The client sends a known byte pattern, then half-closes; the server checks
  * every byte against the pattern and answers with the count it received
  * and whether the pattern held.  Both print one JSON line, with the CC read
  * back from the socket (getsockopt TCP_CONGESTION), so a test knows which
- * CC really carried the bytes, and that all of them arrived intact.
+ * CC really carried the bytes, and that all of them arrived intact.  -M:
+ * an MPTCP socket (the listener serves plain TCP too; the client reports
+ * the connection's subflows at the end, or 0 when it fell back to TCP).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,11 +30,34 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/mptcp.h>
 
 #include "parse.h"
 #include "task_api.h"
 
 #define BUF_SZ (128 * 1024)
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+#ifndef SOL_MPTCP
+#define SOL_MPTCP 284
+#endif
+
+static int proto; /* 0, or IPPROTO_MPTCP with -M */
+
+/* An MPTCP connection's subflows (the first and those joined); 0 when it
+ * is not one, or fell back to TCP. */
+static unsigned subflows(int fd)
+{
+	struct mptcp_info mi = {};
+	socklen_t l = sizeof(mi);
+
+	if (!proto || getsockopt(fd, SOL_MPTCP, MPTCP_INFO, &mi, &l) < 0 ||
+	    (mi.mptcpi_flags & MPTCP_INFO_FLAG_FALLBACK))
+		return 0;
+	return mi.mptcpi_subflows + 1U;
+}
 
 struct reply {
 	uint64_t bytes;
@@ -126,7 +151,7 @@ static int server(const char *bind_addr, const char *port, const char *cc, long 
 
 	if (resolve(bind_addr, port, &ss, &len))
 		return 1;
-	lfd = socket(ss.ss_family, SOCK_STREAM, 0);
+	lfd = socket(ss.ss_family, SOCK_STREAM, proto);
 	if (lfd < 0)
 		die("socket");
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -176,11 +201,12 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 	uint64_t sent = 0;
 	char got[16];
 	double t0, t;
+	unsigned nsub;
 	int fd;
 
 	if (resolve(host, port, &ss, &len))
 		return 1;
-	fd = socket(ss.ss_family, SOCK_STREAM, 0);
+	fd = socket(ss.ss_family, SOCK_STREAM, proto);
 	if (fd < 0)
 		die("socket");
 	if (set_cc(fd, cc))
@@ -227,12 +253,13 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 		die("reading the server's reply");
 	t = now_s() - t0;
 	getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
+	nsub = subflows(fd);
 	printf("{\"role\":\"client\",\"cc\":\"%s\",\"bytes\":%" PRIu64 ",\"received\":%" PRIu64
 	       ",\"pattern_ok\":%s,\"secs\":%.3f,\"goodput_bps\":%.0f,\"retrans\":%u,"
-	       "\"ecn\":%s,\"rtt_us\":%u}\n",
+	       "\"ecn\":%s,\"rtt_us\":%u,\"subflows\":%u}\n",
 	       got, sent, r.bytes, r.pattern_ok ? "true" : "false", t, (double)r.bytes * 8 / t,
 	       ti.tcpi_total_retrans, (ti.tcpi_options & TCPI_OPT_ECN) ? "true" : "false",
-	       ti.tcpi_rtt);
+	       ti.tcpi_rtt, nsub);
 	close(fd);
 	return (r.bytes == sent && r.pattern_ok) ? 0 : 3;
 }
@@ -245,9 +272,11 @@ static int bad_arg(int opt, const char *text, const char *want)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns]\n"
+	fprintf(f, "Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns] [-M]\n"
 		   "       tcpxfer client -c addr [-p port] [-C cc] (-b size | -t secs) [-r rate]\n"
-		   "                      [-T task]   (bpf_tldct task id, set before connect())\n"
+		   "                      [-T task] [-M]\n"
+		   "  -T  bpf_tldct task id, set before connect()\n"
+		   "  -M  MPTCP (IPPROTO_MPTCP) sockets\n"
 		   "Exit status 3: the server did not receive every byte intact.\n");
 }
 
@@ -265,7 +294,7 @@ int main(int argc, char **argv)
 	}
 	srv = !strcmp(argv[1], "server");
 	optind = 2;
-	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:h")) != -1) {
+	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:Mh")) != -1) {
 		switch (c) {
 		case 'B':
 		case 'c': host = optarg; break;
@@ -290,6 +319,7 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, &task))
 				return bad_arg(c, optarg, "a task id");
 			break;
+		case 'M': proto = IPPROTO_MPTCP; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -87,14 +87,6 @@ static const char *phase_name(uint32_t ph)
 	return ph < 4 ? n[ph] : "?";
 }
 
-static void addr_str(const __u32 *a, char *buf, size_t len)
-{
-	if (!a[0] && !a[1] && a[2] == htonl(0xffff))
-		inet_ntop(AF_INET, &a[3], buf, (socklen_t)len);
-	else
-		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
-}
-
 static int open_pin(const char *name)
 {
 	char dir[256], path[300];
@@ -130,8 +122,8 @@ static int flows(int json)
 			continue;
 		if (bpf_map_lookup_elem(fe, &k, &e))
 			memset(&e, 0, sizeof(e));
-		addr_str(k.saddr, s, sizeof(s));
-		addr_str(k.daddr, d, sizeof(d));
+		addr6_str(k.saddr, s, sizeof(s));
+		addr6_str(k.daddr, d, sizeof(d));
 		open = l->demand_segs >= FP_DEMAND_OPEN;
 		if (open)
 			snprintf(demand, sizeof(demand), "%s", json ? "null" : "open");

@@ -11,5 +11,7 @@ int cmd_switch(int argc, char **argv);	  /* cmd_switch.c */
 int cmd_tc(int argc, char **argv);	  /* cmd_tc.c */
 int cmd_task(int argc, char **argv);	  /* cmd_task.c */
 int cmd_flashpass(int argc, char **argv); /* cmd_flashpass.c */
+int cmd_lia(int argc, char **argv);	  /* cmd_mptcp.c */
+int cmd_ppqd(int argc, char **argv);
 
 #endif

@@ -23,6 +23,9 @@ static const struct cmd cmds[] = {
 	{ "task", cmd_task, "bpf_tldct's tasks: set a socket's task, show the task tables" },
 	{ "flashpass", cmd_flashpass,
 	  "bpf_flashpass's emulation pacer (run) and credit ledgers (flows)" },
+	{ "lia", cmd_lia, "bpf_lia's coupled MPTCP connections (conns)" },
+	{ "ppqd", cmd_ppqd,
+	  "bpf_ppqd's connections (conns) and RTT smoothing per subflow (flows)" },
 };
 
 static void usage(FILE *f)

@@ -156,6 +156,48 @@ static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 	return 0;
 }
 
+/* The entry's iterator programs, each on its map, pinned beside the maps:
+ * reading the pin (ccload ppqd flows, or cat) runs the program. */
+static int attach_iters(const struct algo *a, struct bpf_object *obj, const char *dir)
+{
+	const struct iter_prog *it;
+
+	for (it = a ? a->iters : NULL; it && it->prog; it++) {
+		struct bpf_program *prog = bpf_object__find_program_by_name(obj, it->prog);
+		struct bpf_map *map = it->map ? bpf_object__find_map_by_name(obj, it->map) : NULL;
+		DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+		union bpf_iter_link_info info = {};
+		struct bpf_link *link;
+		char path[512];
+		int err;
+
+		if (!prog || (it->map && !map)) {
+			pr_warn("%s: no iterator %s%s%s in the object\n", a->name, it->prog,
+				it->map ? " over map " : "", it->map ? it->map : "");
+			return -ENOENT;
+		}
+		if (map) {
+			info.map.map_fd = bpf_map__fd(map);
+			opts.link_info = &info;
+			opts.link_info_len = sizeof(info);
+		}
+		link = bpf_program__attach_iter(prog, &opts);
+		if (!link) {
+			err = -errno;
+			pr_warn("cannot attach the iterator %s: %s\n", it->prog, strerror(-err));
+			return err;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, it->prog);
+		err = bpf_link__pin(link, path);
+		bpf_link__destroy(link); /* the pin keeps it */
+		if (err) {
+			pr_warn("cannot pin %s: %s\n", path, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 /* Read the CC name back from the registered map (for --obj objects). */
 struct name_ctx {
 	uint32_t id;
@@ -265,6 +307,23 @@ int attach_env_check(void)
 	return 0;
 }
 
+/* A tunable that sizes a map (the entry's map_sizes): its max_entries. */
+static int size_map(const struct algo *a, struct bpf_object *obj, const char *tunable, uint64_t v)
+{
+	const struct map_size *ms;
+
+	for (ms = a->map_sizes; ms && ms->map; ms++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, ms->map);
+
+		if (strcmp(ms->tunable, tunable))
+			continue;
+		if (!m)
+			return -ENOENT;
+		return bpf_map__set_max_entries(m, (uint32_t)v);
+	}
+	return 0;
+}
+
 static int apply_sets(const struct attach_opts *o, struct bpf_object *obj, const char *what)
 {
 	struct bpf_map *ro = obj_rodata(obj);
@@ -274,6 +333,8 @@ static int apply_sets(const struct attach_opts *o, struct bpf_object *obj, const
 
 	for (i = 0; i < o->n_sets; i++) {
 		err = data ? rodata_set(obj, data, o->sets[i].t->name, o->sets[i].v) : -ENOENT;
+		if (!err && o->algo)
+			err = size_map(o->algo, obj, o->sets[i].t->name, o->sets[i].v);
 		if (err) {
 			pr_warn("%s: cannot set %s: %s\n", what, o->sets[i].t->name,
 				strerror(-err));
@@ -354,6 +415,8 @@ static int install(const struct attach_opts *o, struct bpf_object *obj, const ch
 	if (!err)
 		err = attach_cgroup_progs(obj, dir);
 	fault_point("cgroup");
+	if (!err)
+		err = attach_iters(o->algo, obj, dir);
 	for (i = 0; !err && i < o->n_tc; i++)
 		err = tc_role_attach(o->algo, obj, &o->tc[i]);
 	if (!err && o->as_default)

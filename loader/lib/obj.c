@@ -68,10 +68,9 @@ struct bpf_map *obj_struct_ops(struct bpf_object *obj)
 	return NULL;
 }
 
-/* Offset and size of @var in the .rodata DATASEC of the object's BTF. */
-static int rodata_var(struct bpf_object *obj, const char *var, uint32_t *off, uint32_t *size)
+/* Offset and size of @var in the .rodata DATASEC of @btf. */
+static int rodata_var_btf(const struct btf *btf, const char *var, uint32_t *off, uint32_t *size)
 {
-	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
 	int id, i;
@@ -95,10 +94,16 @@ static int rodata_var(struct bpf_object *obj, const char *var, uint32_t *off, ui
 	return -ENOENT;
 }
 
-int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64_t *v)
+static int rodata_var(struct bpf_object *obj, const char *var, uint32_t *off, uint32_t *size)
+{
+	return rodata_var_btf(bpf_object__btf(obj), var, off, size);
+}
+
+/* @var from .rodata contents @data laid out as @btf says. */
+static int rodata_get_btf(const struct btf *btf, const void *data, const char *var, uint64_t *v)
 {
 	uint32_t off, size;
-	int err = rodata_var(obj, var, &off, &size);
+	int err = rodata_var_btf(btf, var, &off, &size);
 
 	if (err)
 		return err;
@@ -113,6 +118,11 @@ int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64_t *v)
+{
+	return rodata_get_btf(bpf_object__btf(obj), data, var, v);
 }
 
 int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v)
@@ -147,40 +157,60 @@ int obj_load(struct bpf_object *obj, const char *what)
 	return err;
 }
 
+/*
+ * The registration's .rodata (its pinned map), read with the BTF it was
+ * loaded with: a registration from another build of ccload may lay its
+ * tunables out differently.  NULL when it cannot be read.
+ */
+static void *pinned_rodata(const struct algo *a, struct btf **btf)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info), zero = 0;
+	char path[256];
+	void *c = NULL;
+	int fd;
+
+	*btf = NULL;
+	pin_dir(a->name, path, sizeof(path));
+	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return NULL;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.btf_id && info.value_size)
+		c = calloc(1, info.value_size);
+	if (c && !bpf_map_lookup_elem(fd, &zero, c))
+		*btf = btf__load_from_kernel_by_id(info.btf_id);
+	close(fd);
+	if (!*btf) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
 int algo_tunables_read(const struct algo *a, uint64_t *cur, uint64_t *def)
 {
 	struct bpf_object *obj = obj_open_algo(a);
 	struct bpf_map *ro = obj ? obj_rodata(obj) : NULL;
 	size_t sz = 0, i;
 	const void *d = ro ? bpf_map__initial_value(ro, &sz) : NULL;
-	void *c = NULL;
-	char path[256];
-	uint32_t zero = 0;
-	int fd;
+	struct btf *btf;
+	void *c;
 
 	if (!d) {
 		bpf_object__close(obj);
 		return -ENOENT;
 	}
-	pin_dir(a->name, path, sizeof(path));
-	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
-	fd = bpf_obj_get(path);
-	if (fd >= 0) {
-		c = calloc(1, sz);
-		if (c && bpf_map_lookup_elem(fd, &zero, c)) {
-			free(c);
-			c = NULL;
-		}
-		close(fd);
-	}
+	c = pinned_rodata(a, &btf);
 	for (i = 0; i < a->n_tunables; i++) {
 		def[i] = cur[i] = 0;
 		rodata_get(obj, d, a->tunables[i].name, &def[i]);
 		cur[i] = def[i];
 		if (c)
-			rodata_get(obj, c, a->tunables[i].name, &cur[i]);
+			rodata_get_btf(btf, c, a->tunables[i].name, &cur[i]);
 	}
 	free(c);
+	btf__free(btf);
 	bpf_object__close(obj);
 	return 0;
 }

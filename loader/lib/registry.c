@@ -20,6 +20,12 @@
 #include "flashpass.h"
 #include "flashpass.skel.h"
 #include "flashpass.pre610.skel.h"
+#include "lia.h"
+#include "lia.skel.h"
+#include "lia.pre610.skel.h"
+#include "ppqd.h"
+#include "ppqd.skel.h"
+#include "ppqd.pre610.skel.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -124,11 +130,56 @@ static const struct algo algo_flashpass = {
 	.needs_process = true,
 };
 
+/* ---- bpf_lia, bpf_ppqd: coupled MPTCP (bpf/lib/coupled.h) ---- */
+
+CPL_TUNABLES(TUNABLE_CHECK)
+static const struct tunable lia_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
+						       CPL_TUNABLES(TUNABLE_DESC) };
+static const struct map_size cpl_map_sizes[] = { { "cpl_conns", "max_conns" }, { NULL, NULL } };
+static const struct stat_desc lia_stats[] = { LIA_STATS(STAT_DESC, CPL) };
+_Static_assert(N(lia_stats) == LIA_STAT_MAX - CCS_STAT_ALGO, "name every lia stat");
+_Static_assert(LIA_STAT_MAX <= CCS_STAT_MAX, "bpf_lia has more stats than slots");
+
+static const struct algo algo_lia = {
+	.name = "bpf_lia",
+	.summary = "RFC 6356 LIA: MPTCP subflows coupled per connection (a TCP flow: Reno)",
+	.elf_bytes = lia_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = lia_pre610_bpf__elf_bytes,
+	.tunables = lia_tunables,
+	.n_tunables = N(lia_tunables),
+	.stats = lia_stats,
+	.n_stats = N(lia_stats),
+	.cgroup_progs = (const char *const[]){ "lia_sockops", NULL },
+	.map_sizes = cpl_map_sizes,
+};
+
+PPQD_TUNABLES(TUNABLE_CHECK)
+static const struct tunable ppqd_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC) CPL_TUNABLES(
+	TUNABLE_DESC) PPQD_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc ppqd_stats[] = { CPL_STATS(STAT_DESC, CPL)
+						       PPQD_OWN_STATS(STAT_DESC, PPQD) };
+_Static_assert(N(ppqd_stats) == PPQD_STAT_MAX - CCS_STAT_ALGO, "name every ppqd stat");
+_Static_assert(PPQD_STAT_MAX <= CCS_STAT_MAX, "bpf_ppqd has more stats than slots");
+
+static const struct algo algo_ppqd = {
+	.name = "bpf_ppqd",
+	.summary = "PPQD: smoothed-RTT queueing delay against its mean, LIA-coupled growth",
+	.elf_bytes = ppqd_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = ppqd_pre610_bpf__elf_bytes,
+	.tunables = ppqd_tunables,
+	.n_tunables = N(ppqd_tunables),
+	.stats = ppqd_stats,
+	.n_stats = N(ppqd_stats),
+	.cgroup_progs = (const char *const[]){ "ppqd_sockops", NULL },
+	.map_sizes = cpl_map_sizes,
+	.iters = (const struct iter_prog[]){ { "ppqd_flows", NULL }, { NULL, NULL } },
+};
+
 #define MAX_ALGOS 16
 
-static const struct algo *algos[MAX_ALGOS] = { &algo_dctcp, &algo_bbr, &algo_tldct,
-					       &algo_flashpass };
-static size_t n_algos = 4;
+static const struct algo *algos[MAX_ALGOS] = { &algo_dctcp,	&algo_bbr, &algo_tldct,
+					       &algo_flashpass, &algo_lia, &algo_ppqd };
+static size_t n_algos = 6;
 
 const struct algo *algo_at(size_t i)
 {

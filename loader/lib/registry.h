@@ -5,7 +5,8 @@
  * (embedded through its skeleton; one object, so its programs share its
  * maps), whose struct_ops map is the CC; its cgroup programs (attached to
  * the cgroup v2 root); its TC programs, each a role with a direction,
- * attached on the devices named at attach or with ccload tc; the
+ * attached on the devices named at attach or with ccload tc; its
+ * iterator programs (each over one of its maps, pinned); the
  * tunables ccload accepts and the names of its stats slots (both
  * generated from the lists in bpf/<algo>.h); and whether it needs a
  * running process beside the kernel.  Every map of the object is pinned
@@ -53,6 +54,19 @@ struct tc_role {
 	const char *help;
 };
 
+/* An iterator program of the object, attached at attach and pinned as
+ * PIN_ROOT/<name>/<prog>: reading the pin runs it. */
+struct iter_prog {
+	const char *prog;
+	const char *map; /* the map it walks (map iterators); NULL for others */
+};
+
+/* A map whose size a tunable sets (its max_entries, before load). */
+struct map_size {
+	const char *map;
+	const char *tunable;
+};
+
 struct algo {
 	const char *name; /* kernel CC name, <= 15 chars */
 	const char *summary;
@@ -64,7 +78,9 @@ struct algo {
 	size_t n_tunables;
 	const struct stat_desc *stats; /* slots from CCS_STAT_ALGO on */
 	size_t n_stats;
-	const char *const *cgroup_progs; /* program names, NULL-terminated */
+	const char *const *cgroup_progs;  /* program names, NULL-terminated */
+	const struct iter_prog *iters;	  /* NULL-terminated (prog NULL) */
+	const struct map_size *map_sizes; /* NULL-terminated (map NULL) */
 	const struct tc_role *tc_roles;
 	size_t n_tc_roles;
 	/* a process must run beside the kernel side (ccload <algo> run) */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -204,4 +205,12 @@ void fault_point(const char *step)
 
 	if (f && !strcmp(f, step))
 		raise(SIGKILL);
+}
+
+void addr6_str(const uint32_t a[4], char *buf, size_t len)
+{
+	if (!a[0] && !a[1] && a[2] == htonl(0xffff))
+		inet_ntop(AF_INET, &a[3], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
 }

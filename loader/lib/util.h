@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define BPFFS	       "/sys/fs/bpf"
 #define PIN_ROOT       BPFFS "/ccsuite"
@@ -31,6 +32,8 @@ void rm_pin_dir(const char *dir);
 
 int read_line(const char *path, char *buf, size_t len);
 int write_str(const char *path, const char *s);
+/* An address kept as IPv6 (IPv4 v4-mapped), network order, as text. */
+void addr6_str(const uint32_t a[4], char *buf, size_t len);
 /* Is @name a word of the space-separated list in file @path? */
 bool word_in_file(const char *path, const char *name);
 

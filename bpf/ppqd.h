@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PPQD (../shared/specs/ppqd.md) arithmetic, shared by bpf/ppqd.bpf.c and
+ * the host unit tests.  No kernel types.
+ *
+ * Per subflow, every RTT sample x (us, from the ACK) goes into Brown's
+ * double exponential smoothing with factor a:
+ *
+ *	S1 <- a x + (1 - a) S1,   S2 <- a S1 + (1 - a) S2
+ *	forecast = level + trend = (2 S1 - S2) + a / (1 - a) (S1 - S2)
+ *	         = S1 + (S1 - S2) / (1 - a)
+ *
+ * S1 = S2 = the first sample at the start.  The queueing delay is
+ * Q = forecast - BaseRTT (BaseRTT: the smallest sample), its mean
+ * Qm = mean RTT - BaseRTT (the mean of every sample so far).  With Q <= Qm
+ * the window grows as LIA's times delta (lia.h); with Q > Qm, once per
+ * RTT, it shrinks by delta (Q - Qm) / forecast of itself, to 2 segments at
+ * least.  The first warmup samples only smooth: no decrease before.
+ *
+ * a and delta are in 1/1000; S1 and S2 keep PPQD_FRAC_SHIFT fraction bits.
+ * BPF (before cpu v4) has no signed division: the signed trend is divided
+ * as a magnitude.
+ */
+#ifndef CCSUITE_PPQD_H
+#define CCSUITE_PPQD_H
+
+#include "lia.h"
+
+#define PPQD_ONE	1000U
+#define PPQD_FRAC_SHIFT 8
+
+struct ppqd_smooth {
+	__u64 s1, s2; /* us << PPQD_FRAC_SHIFT */
+	__u64 sum_us; /* every sample, for the mean */
+	__u64 samples;
+	__u32 base_us; /* BaseRTT: the smallest sample */
+	__u32 forecast_us;
+	__u32 q_us;	/* forecast - BaseRTT (0 when below) */
+	__u32 qmean_us; /* mean RTT - BaseRTT */
+};
+
+/* One RTT sample @x_us (> 0) with smoothing factor @a (1/1000, 1..999). */
+static inline void ppqd_sample(struct ppqd_smooth *s, __u32 x_us, __u32 a)
+{
+	__u64 x = (__u64)x_us << PPQD_FRAC_SHIFT, f, d;
+
+	if (!s->samples) {
+		s->s1 = x;
+		s->s2 = x;
+		s->base_us = x_us;
+	}
+	if (x_us < s->base_us)
+		s->base_us = x_us;
+	s->samples++;
+	s->sum_us += x_us;
+	s->s1 = (a * x + (PPQD_ONE - a) * s->s1) / PPQD_ONE;
+	s->s2 = (a * s->s1 + (PPQD_ONE - a) * s->s2) / PPQD_ONE;
+	/* forecast = S1 + (S1 - S2) * 1000 / (1000 - a) */
+	if (s->s1 >= s->s2) {
+		f = s->s1 + (s->s1 - s->s2) * PPQD_ONE / (PPQD_ONE - a);
+	} else {
+		d = (s->s2 - s->s1) * PPQD_ONE / (PPQD_ONE - a);
+		f = d < s->s1 ? s->s1 - d : 0;
+	}
+	f >>= PPQD_FRAC_SHIFT;
+	s->forecast_us = f > 0xffffffffULL ? 0xffffffffU : (__u32)f;
+	s->q_us = s->forecast_us > s->base_us ? s->forecast_us - s->base_us : 0;
+	f = s->sum_us / s->samples;
+	s->qmean_us = f > s->base_us ? (__u32)(f - s->base_us) : 0;
+}
+
+/* Queueing delay above its mean, past the warm-up: the window shrinks. */
+static inline int ppqd_above_mean(const struct ppqd_smooth *s, __u32 warmup)
+{
+	return s->samples >= warmup && s->q_us > s->qmean_us;
+}
+
+/*
+ * The window after a decrease: cwnd - delta (Q - Qm) / forecast * cwnd, at
+ * least 2 (a window already below 2 stays).  Q - Qm < forecast, so the
+ * cut is less than delta of the window.
+ */
+static inline __u32 ppqd_decrease(__u32 cwnd, const struct ppqd_smooth *s, __u32 delta)
+{
+	__u64 cut, over = s->q_us > s->qmean_us ? s->q_us - s->qmean_us : 0;
+
+	if (!s->forecast_us || !over || cwnd <= 2)
+		return cwnd;
+	cut = (__u64)cwnd * delta * over / ((__u64)PPQD_ONE * s->forecast_us);
+	return cwnd - cut > 2 ? cwnd - (__u32)cut : 2;
+}
+
+/* ACKs per +1 segment of the growth, LIA's count (lia_cnt()) / delta. */
+static inline __u64 ppqd_cnt(__u64 lia_cnt, __u32 delta)
+{
+	if (lia_cnt > ~0ULL / PPQD_ONE)
+		return ~0ULL / delta;
+	return lia_cnt * PPQD_ONE / delta;
+}
+
+/*
+ * A subflow's smoothing state as the CC keeps it (its sk_storage, map
+ * ppqd_sk) and as ccload ppqd flows reads it (iterator ppqd_flows, one
+ * record per subflow).
+ */
+struct ppqd_sk {
+	struct ppqd_smooth sm;
+	__u32 cwnd; /* the window when the state last moved */
+	__u32 ssthresh;
+	__u64 netns;	 /* the connection's key (coupled.h); 0 when it has none */
+	__u32 token;	 /* the MPTCP connection's; 0: a plain TCP flow */
+	__u32 decreases; /* delay decreases (before loss) */
+	__u32 losses;
+	__u32 pad;
+};
+
+struct ppqd_flow_rec {
+	__u32 saddr[4]; /* IPv4 as v4-mapped IPv6, network order */
+	__u32 daddr[4];
+	__u16 sport; /* host order */
+	__u16 dport;
+	__u16 family;
+	__u16 pad;
+	struct ppqd_sk st;
+};
+
+/* Stats of bpf_ppqd: the coupling's (CPL_STATS), then these (lib/stats.h). */
+#define PPQD_OWN_STATS(X, P)                                                                    \
+	X(P, DELAY_DECREASES, delay_decreases, COUNTER,                                         \
+	  "window decreases on queueing delay above its mean (before loss)")                    \
+	X(P, DELAY_GROWTH, delay_growth, COUNTER, "ACKs that grew the window below the mean")   \
+	X(P, WARMUP, warmup_acks, COUNTER, "ACKs in the warm-up (smoothing only, no decrease)") \
+	X(P, SAMPLES, rtt_samples, COUNTER, "RTT samples smoothed")                             \
+	X(P, NO_STATE, no_state, COUNTER, "flows without smoothing state (no memory): run as LIA")
+
+enum ppqd_stat {
+	PPQD_STAT__BASE = CPL_STAT_MAX - 1,
+	PPQD_OWN_STATS(CCS_STAT_ENUM, PPQD) PPQD_STAT_MAX,
+};
+
+/* Tunables of bpf_ppqd (lib/tunables.h). */
+#define PPQD_TUNABLES(X)                                                                    \
+	X(a, UINT, 1, 999, 500, "Brown smoothing factor a, 1/1000 (500 = 0.5)")             \
+	X(delta, UINT, 1, 1000, 900, "growth intensity delta, 1/1000; also the cut's gain") \
+	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease")
+
+#endif /* CCSUITE_PPQD_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for PPQD's arithmetic in bpf/ppqd.h: Brown's double
+ * exponential smoothing and its one-step forecast (worked out by hand
+ * from S1 <- a x + (1-a) S1, S2 <- a S1 + (1-a) S2, forecast =
+ * S1 + (S1 - S2) / (1 - a)), the queueing delay against its mean, the
+ * bounded decrease, the warm-up and the delta-scaled growth.
+ */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ppqd.h"
+
+#define A_HALF 500
+
+Test(ppqd, constant_rtt_forecasts_itself)
+{
+	struct ppqd_smooth s = {};
+
+	for (int i = 0; i < 50; i++)
+		ppqd_sample(&s, 20000, A_HALF);
+	cr_assert_eq(s.forecast_us, 20000);
+	cr_assert_eq(s.base_us, 20000);
+	cr_assert_eq(s.q_us, 0);
+	cr_assert_eq(s.qmean_us, 0);
+}
+
+/* A ramp: double smoothing tracks a linear trend with no lag, so once
+ * converged the forecast is the next sample (within fixed-point
+ * rounding: 1 us). */
+Test(ppqd, ramp_forecast_is_the_next_sample)
+{
+	struct ppqd_smooth s = {};
+	uint32_t x = 10000, slope = 100;
+	int i;
+
+	for (i = 0; i < 60; i++, x += slope)
+		ppqd_sample(&s, x, A_HALF);
+	/* x is now the sample that comes next */
+	cr_assert(abs((int)s.forecast_us - (int)x) <= 1, "forecast %u, next %u", s.forecast_us, x);
+	/* the same with a = 0.2: slower, still no lag once converged */
+	memset(&s, 0, sizeof(s));
+	for (i = 0, x = 10000; i < 300; i++, x += slope)
+		ppqd_sample(&s, x, 200);
+	cr_assert(abs((int)s.forecast_us - (int)x) <= 2, "forecast %u, next %u", s.forecast_us, x);
+}
+
+/* A step from 10 ms to 20 ms with a = 0.5: by hand, the first sample
+ * after it gives S1 = 15000, S2 = 12500, forecast 20000; the second
+ * S1 = 17500, S2 = 15000, forecast 22500 (the trend overshoots); then it
+ * settles on 20000. */
+Test(ppqd, step_overshoots_then_settles)
+{
+	struct ppqd_smooth s = {};
+	int i;
+
+	for (i = 0; i < 30; i++)
+		ppqd_sample(&s, 10000, A_HALF);
+	ppqd_sample(&s, 20000, A_HALF);
+	cr_assert_eq(s.forecast_us, 20000);
+	ppqd_sample(&s, 20000, A_HALF);
+	cr_assert_eq(s.forecast_us, 22500);
+	cr_assert_eq(s.q_us, 12500);
+	for (i = 0; i < 40; i++)
+		ppqd_sample(&s, 20000, A_HALF);
+	cr_assert(abs((int)s.forecast_us - 20000) <= 1, "forecast %u", s.forecast_us);
+	cr_assert_eq(s.base_us, 10000);
+	/* mean of 30 x 10 ms and 42 x 20 ms, less BaseRTT */
+	cr_assert_eq(s.qmean_us, (30 * 10000 + 42 * 20000) / 72 - 10000);
+}
+
+/* A falling RTT: the trend is negative, the forecast below S1, and
+ * never below 0. */
+Test(ppqd, falling_rtt)
+{
+	struct ppqd_smooth s = {};
+
+	for (int i = 0; i < 20; i++)
+		ppqd_sample(&s, 50000, A_HALF);
+	ppqd_sample(&s, 1000, A_HALF);
+	ppqd_sample(&s, 1000, A_HALF);
+	cr_assert_lt(s.forecast_us, (uint32_t)(s.s1 >> PPQD_FRAC_SHIFT));
+	cr_assert_eq(s.base_us, 1000);
+	memset(&s, 0, sizeof(s));
+	ppqd_sample(&s, 1000000, 990);
+	ppqd_sample(&s, 1, 990); /* forecast S1 + 99 (S1 - S2) < 0 */
+	cr_assert_eq(s.forecast_us, 0);
+	cr_assert_eq(s.q_us, 0);
+}
+
+Test(ppqd, warmup_holds_off_the_decrease)
+{
+	struct ppqd_smooth s = {};
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ppqd_sample(&s, 10000, A_HALF);
+	for (i = 0; i < 5; i++)
+		ppqd_sample(&s, 30000, A_HALF); /* queueing far above the mean */
+	cr_assert_gt(s.q_us, s.qmean_us);
+	cr_assert(!ppqd_above_mean(&s, 15));
+	cr_assert(ppqd_above_mean(&s, 10));
+	cr_assert(ppqd_above_mean(&s, 0));
+}
+
+Test(ppqd, decrease_proportional_and_bounded)
+{
+	struct ppqd_smooth s = { .forecast_us = 20000, .q_us = 15000, .qmean_us = 5000 };
+
+	/* cut = 0.9 * (15000 - 5000) / 20000 = 45 % */
+	cr_assert_eq(ppqd_decrease(100, &s, 900), 55);
+	/* never below 2, and a window of 2 or less stays */
+	cr_assert_eq(ppqd_decrease(3, &s, 1000), 2);
+	cr_assert_eq(ppqd_decrease(2, &s, 1000), 2);
+	cr_assert_eq(ppqd_decrease(1, &s, 1000), 1);
+	/* at or below the mean: nothing */
+	s.q_us = 5000;
+	cr_assert_eq(ppqd_decrease(100, &s, 900), 100);
+	/* the largest possible cut: Q - Qm just under the forecast, delta 1 */
+	s = (struct ppqd_smooth){ .forecast_us = 20000, .q_us = 19999, .qmean_us = 0 };
+	cr_assert_eq(ppqd_decrease(1000000, &s, 1000), 1000000 - 999950);
+	cr_assert_geq(ppqd_decrease(4, &s, 1000), 2);
+}
+
+Test(ppqd, growth_is_lia_over_delta)
+{
+	cr_assert_eq(ppqd_cnt(900, 900), 1000);
+	cr_assert_eq(ppqd_cnt(256 * 40, 1000), 256 * 40);
+	cr_assert_eq(ppqd_cnt(~0ULL, 900), ~0ULL / 900);
+}
