@@ -22,7 +22,8 @@
 #
 #   topo_init                          start a run (TOPO_ID, TOPO_DELAY, traps)
 #   topo_node NAME                     a host (netns TOPO_ID-NAME)
-#   topo_link A B [D_AB [D_BA]]        a link A-B, one-way delays in ms (default 0);
+#   topo_link A B [D_AB [D_BA [LOSS]]] a link A-B, one-way delays in ms (default 0),
+#                                      LOSS % of A's packets lost at random;
 #                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
 #   topo_shape NODE DEV RATE [LIMIT]   tbf only (an access rate; large buffer)
@@ -48,8 +49,9 @@
 #                                      c1 -> x1 over bn1, c2 -> x2 over bn2; D ms per hop
 #   topo_wan3 RATE BUFFER K HOSTS SCALE  three sites b1 b2 b3 linked 20/30/40 ms one
 #                                      way (x SCALE); hosts h<site>_<i> behind each
-#   topo_two_path RATE BUFFER K D1 D2  a -r1-> b and a -r2-> b (MPTCP endpoints set)
-#   topo_shared_two_path RATE BUFFER K D   a (two paths) and c (one) -> r -> b
+#   topo_two_path RATE BUFFER K D1 D2 [RATE2 [LOSS]]  a -r1-> b and a -r2-> b
+#                                      (MPTCP endpoints set; path 2 at RATE2)
+#   topo_shared_two_path RATE BUFFER K D [LOSS]  a (two paths) and c (one) -> r -> b
 
 TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
@@ -254,7 +256,9 @@ _topo_vde_plugged() {
 # not reap them); their consoles read a FIFO opened read-write, which never
 # reaches EOF (EOF on stdin makes them exit).
 _topo_vde_pair() {
-	local a=$1 b=$2 ifa=$3 ifb=$4 dab=$5 dba=$6 dir=$TOPO_RUN/vde$TOPO_LINKS i
+	local a=$1 b=$2 ifa=$3 ifb=$4 dab=$5 dba=$6 loss=${7:-0} dir=$TOPO_RUN/vde$TOPO_LINKS i
+	local wloss=()
+	[ "$loss" = 0 ] || wloss=(-l "LR$loss")
 	mkdir -p "$dir"
 	mkfifo "$dir/console"
 	# (a background job's stdin is /dev/null unless redirected on the job)
@@ -272,7 +276,8 @@ _topo_vde_pair() {
 	# beside ctl; a wirefilter that died before that is started again.
 	local wf
 	for _ in 1 2 3 4 5; do
-		wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" <>"$dir/console" >/dev/null 2>&1 &
+		wirefilter -v "$dir/a:$dir/b" -d "LR$dab" -d "RL$dba" ${wloss[@]+"${wloss[@]}"} \
+			<>"$dir/console" >/dev/null 2>&1 &
 		wf=$!
 		for i in $(seq 50); do
 			_topo_vde_plugged "$dir/a" && _topo_vde_plugged "$dir/b" && break 2
@@ -297,27 +302,32 @@ _topo_vde_pair() {
 
 _topo_fmt_ms() { awk -v v="$1" 'BEGIN { printf "%d", v + 0.5 }'; }
 
+# topo_link A B [DELAY_AB_MS [DELAY_BA_MS [LOSS_AB_PCT]]]: LOSS_AB_PCT
+# percent of A's packets to B lost at random (wirefilter, or netem).
 topo_link() {
-	local a=$1 b=$2 dab=${3:-0} dba=${4:-${3:-0}} net
+	local a=$1 b=$2 dab=${3:-0} dba=${4:-${3:-0}} loss=${5:-0} net
 	TOPO_LINKS=$((TOPO_LINKS + 1))
 	net=${TOPO_NET:-10.200.$TOPO_LINKS}
 	LINK_IF_A="e$TOPO_LINKS-${b:0:10}"
 	LINK_IF_B="e$TOPO_LINKS-${a:0:10}"
 	LINK_IP_A="$net.1"
 	LINK_IP_B="$net.2"
-	if [ "$dab" = 0 ] && [ "$dba" = 0 ]; then
+	if [ "$dab" = 0 ] && [ "$dba" = 0 ] && [ "$loss" = 0 ]; then
 		ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
 			peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
 	elif [ "$TOPO_DELAY" = netem ]; then
 		ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
 			peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
-		TOPO_NETEM["$(topo_ns "$a") $LINK_IF_A"]="delay ${dab}ms limit 100000"
+		local nloss=""
+		[ "$loss" = 0 ] || nloss=" loss $loss%"
+		TOPO_NETEM["$(topo_ns "$a") $LINK_IF_A"]="delay ${dab}ms limit 100000$nloss"
 		TOPO_NETEM["$(topo_ns "$b") $LINK_IF_B"]="delay ${dba}ms limit 100000"
-		tc -n "$(topo_ns "$a")" qdisc add dev "$LINK_IF_A" root netem delay "${dab}ms" limit 100000
+		# shellcheck disable=SC2086 # nloss: words
+		tc -n "$(topo_ns "$a")" qdisc add dev "$LINK_IF_A" root netem delay "${dab}ms" limit 100000 $nloss
 		tc -n "$(topo_ns "$b")" qdisc add dev "$LINK_IF_B" root netem delay "${dba}ms" limit 100000
 	else
 		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
-			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")"
+			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")" "$loss"
 	fi
 	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A" || return 1
 	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
@@ -558,17 +568,19 @@ topo_wan3() {
 
 # a reaches b over r1 (a's first address) and r2 (its second, policy-routed),
 # each path with its own bottleneck r_i -> b; MPTCP may use both.
+#   topo_two_path RATE BUFFER K D1 D2 [RATE2 [LOSS_PCT]]
+# (path 2 at RATE2, default RATE; LOSS_PCT of a's packets lost on each).
 topo_two_path() {
-	local rate=$1 buffer=$2 k=$3 d1=$4 d2=$5 p
+	local rate=$1 buffer=$2 k=$3 d1=$4 d2=$5 rate2=${6:-$1} loss=${7:-0} p
 	topo_node a; topo_node b
 	for p in 1 2; do
-		local d=$d1
-		[ $p = 2 ] && d=$d2
+		local d=$d1 r=$rate
+		[ $p = 2 ] && d=$d2 r=$rate2
 		topo_node "r$p"
-		topo_link a "r$p" "$d" "$d"
+		topo_link a "r$p" "$d" "$d" "$loss"
 		local aip=$LINK_IP_A rip=$LINK_IP_B
 		topo_link "r$p" b
-		topo_bottleneck "r$p" "$LINK_IF_A" "$rate" "$buffer" "$k"
+		topo_bottleneck "r$p" "$LINK_IF_A" "$r" "$buffer" "$k"
 		topo_exec b ip route add "${aip%.*}.0/24" via "$LINK_IP_A"
 		topo_exec "r$p" ip route add default via "$LINK_IP_B"
 		_topo_ip "A$p" "$aip"
@@ -581,17 +593,19 @@ topo_two_path() {
 }
 
 # a has two ports to r (MPTCP subflows), c one; both share r -> b.
+#   topo_shared_two_path RATE BUFFER K D [LOSS_PCT]
+# (LOSS_PCT of a's and c's packets lost on their way to r).
 topo_shared_two_path() {
-	local rate=$1 buffer=$2 k=$3 d=$4 p
+	local rate=$1 buffer=$2 k=$3 d=$4 loss=${5:-0} p
 	topo_node a; topo_node b; topo_node c; topo_node r
 	for p in 1 2; do
-		topo_link a r "$d" "$d"
+		topo_link a r "$d" "$d" "$loss"
 		_topo_ip "A$p" "$LINK_IP_A"
 		topo_exec a ip rule add from "$LINK_IP_A" table $((100 + p))
 		topo_exec a ip route add default via "$LINK_IP_B" table $((100 + p))
 	done
 	topo_exec a ip route add default via "${IP_A1%.*}.2"
-	topo_link c r "$d" "$d"
+	topo_link c r "$d" "$d" "$loss"
 	_topo_ip C "$LINK_IP_A"
 	topo_exec c ip route add default via "$LINK_IP_B"
 	topo_link r b
