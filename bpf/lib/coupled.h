@@ -65,9 +65,9 @@ struct cpl_sk {
 	X(P, SOCKOPS_KEYS, sockops_keys, COUNTER,                                                  \
 	  "sock_ops: subflows whose connection it recorded")                                       \
 	X(P, INC_COUPLED, inc_coupled, COUNTER,                                                    \
-	  "window increases set by the coupled term (alpha / w_total)")                            \
+	  "growing ACKs whose increase the coupled term set (alpha / w_total)")                    \
 	X(P, INC_UNCOUPLED, inc_uncoupled, COUNTER,                                                \
-	  "window increases set by the uncoupled bound (1 / w_r)")                                 \
+	  "growing ACKs whose increase the uncoupled bound set (1 / w_r)")                         \
 	X(P, LOSSES, losses, COUNTER, "loss halvings (fast recovery and RTO)")
 
 /* Tunables of every coupled CC (lib/tunables.h); max_conns sizes the
