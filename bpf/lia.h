@@ -125,6 +125,10 @@ static inline __u32 lia_grow(__u32 cwnd, __u32 acked, __u64 cnt, __u64 *acc, __u
 
 	if (!cnt)
 		return cwnd;
+	/* credit built up against a larger count (another subflow left, or
+	 * cut its window) is not paid out at once: one segment at most */
+	if (*acc > cnt)
+		*acc = cnt;
 	*acc += (__u64)acked << LIA_FRAC_SHIFT;
 	if (*acc < cnt)
 		return cwnd;

@@ -68,7 +68,12 @@ void BPF_PROG(ppqd_init, struct sock *sk)
 {
 	struct ppqd_ca *ca = inet_csk_ca(sk);
 
+	struct ppqd_sk *st = bpf_sk_storage_get(&ppqd_sk, sk, NULL, 0);
+
 	cpl_core_init(sk, &ca->core);
+	/* a socket back on bpf_ppqd (or reconnected) smooths afresh */
+	if (st)
+		__builtin_memset(st, 0, sizeof(*st));
 	ca->cut_seq = tcp_sk(sk)->snd_una;
 	ca->no_state = 0;
 	ca->forecast_us = 0;
@@ -160,6 +165,9 @@ void BPF_PROG(ppqd_cong_control, CCS_CONG_CONTROL_ARGS)
 	__u64 cnt;
 
 	ccs_stat_add_to(s, CCS_STAT_ACKS, 1);
+	/* the once-per-RTT gate trails snd_una, so that it never wraps */
+	if (after(tp->snd_una, ca->cut_seq))
+		ca->cut_seq = tp->snd_una;
 	cpl_update(sk, &ca->core, &c);
 	if (st && !tcp_in_cwnd_reduction(sk)) {
 		if (st->sm.samples < warmup) {

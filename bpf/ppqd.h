@@ -82,11 +82,14 @@ static inline int ppqd_above_mean(const struct ppqd_smooth *s, __u32 warmup)
  */
 static inline __u32 ppqd_decrease(__u32 cwnd, const struct ppqd_smooth *s, __u32 delta)
 {
-	__u64 cut, over = s->q_us > s->qmean_us ? s->q_us - s->qmean_us : 0;
+	__u64 cut, r, over = s->q_us > s->qmean_us ? s->q_us - s->qmean_us : 0;
 
 	if (!s->forecast_us || !over || cwnd <= 2)
 		return cwnd;
-	cut = (__u64)cwnd * delta * over / ((__u64)PPQD_ONE * s->forecast_us);
+	/* (Q - Qm) / forecast in 20 fraction bits (< 1), so that
+	 * cwnd * delta * r stays below 2^62 for any 32-bit window */
+	r = (over << 20) / s->forecast_us;
+	cut = ((__u64)cwnd * delta * r >> 20) / PPQD_ONE;
 	return cwnd - cut > 2 ? cwnd - (__u32)cut : 2;
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 
 #include "cmds.h"
@@ -75,14 +76,20 @@ static int conns(const char *algo, int json)
 {
 	int fd = open_pin(algo, "cpl_conns"), n = 0;
 	struct cpl_key k, next, *prev = NULL;
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info), steps = 0;
 	struct cpl_conn c;
 
 	if (fd < 0)
 		return 1;
+	/* a walk restarts from the first key when the one it stands on is
+	 * deleted: at most the table's size of steps under churn */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.max_entries)
+		info.max_entries = CPL_MAX_CONNS;
 	if (!json)
 		printf("%-18s %-10s %4s %6s %8s  %s\n", "netns", "token", "subs", "w_tot", "alpha",
 		       "subflows (cwnd/rtt_us)");
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
+	while (steps++ < info.max_entries && !bpf_map_get_next_key(fd, prev, &next)) {
 		const char *sep = "";
 		unsigned i;
 
@@ -175,10 +182,11 @@ static int flows_here(const char *ns, int json, int *n)
 static int flows(int json, const char *const *netns, size_t n_netns)
 {
 	const char *names[MAX_NETNS];
+	ino_t seen[MAX_NETNS];
 	size_t i, n_names = 0;
 	int err = 0, n = 0;
 	DIR *dir;
-	struct dirent *e;
+	struct dirent *e = NULL;
 
 	if (n_netns) {
 		memcpy(names, netns, n_netns * sizeof(*names));
@@ -187,8 +195,11 @@ static int flows(int json, const char *const *netns, size_t n_netns)
 		names[n_names++] = NULL; /* ours */
 		dir = opendir("/run/netns");
 		while (dir && (e = readdir(dir)) && n_names < MAX_NETNS)
-			if (e->d_name[0] != '.')
-				names[n_names++] = strdup(e->d_name);
+			if (e->d_name[0] != '.' && (names[n_names] = strdup(e->d_name)))
+				n_names++;
+		if (e && n_names == MAX_NETNS)
+			pr_warn("ppqd flows: only the first %d named namespaces (-n for others)\n",
+				MAX_NETNS - 1);
 		if (dir)
 			closedir(dir);
 	}
@@ -197,13 +208,22 @@ static int flows(int json, const char *const *netns, size_t n_netns)
 		       "subflow", "to", "token", "samples", "base_us", "fcast_us", "q_us",
 		       "qmean_us", "cwnd", "decr", "loss");
 	for (i = 0; i < n_names && !err; i++) {
+		struct stat st;
+		size_t j;
 		int back;
 
 		if (netns_enter(names[i], &back) < 0) {
 			err = n_netns ? 1 : 0; /* a namespace gone meanwhile: skip it */
 			continue;
 		}
-		err = flows_here(names[i] ? names[i] : "-", json, &n);
+		/* each namespace once: ours may have a name too, and two names
+		 * may be one namespace */
+		seen[i] = stat("/proc/self/ns/net", &st) ? 0 : st.st_ino;
+		for (j = 0; j < i && seen[i]; j++)
+			if (seen[j] == seen[i])
+				break;
+		if (!seen[i] || j == i)
+			err = flows_here(names[i] ? names[i] : "-", json, &n);
 		netns_leave(back);
 	}
 	if (!n_netns)

@@ -180,6 +180,11 @@ static __always_inline struct cpl_conn *cpl_member_update(struct sock *sk, struc
 	 * comes after tcp_ack()): nothing is decided before init(). */
 	if (!m->flow_live)
 		return NULL;
+	/* a CC set before the handshake ended gets init() early: the
+	 * connection is recorded once established */
+	if (m->state == CPL_NEW && (sk->__sk_common.skc_state == TCP_SYN_SENT ||
+				    sk->__sk_common.skc_state == TCP_SYN_RECV))
+		return NULL;
 	if (m->state == CPL_NEW)
 		cpl_classify(sk, m);
 	if (m->state != CPL_COUPLED)
@@ -229,7 +234,14 @@ static __always_inline void cpl_update(struct sock *sk, struct cpl_core *m,
 		self.cwnd = 0; /* no RTT yet: not coupled with */
 	c = cpl_member_update(sk, m, &self);
 	if (c) {
-		lia_couple(c->sub, CPL_MAX_SUBFLOWS, out);
+		struct cpl_sub subs[CPL_MAX_SUBFLOWS] = {};
+		__u32 i, slots = *(volatile __u32 *)&c->slots;
+
+		/* only slots a member holds (a stray store elsewhere is no one's) */
+		for (i = 0; i < CPL_MAX_SUBFLOWS; i++)
+			if (slots & (1U << i))
+				subs[i] = c->sub[i];
+		lia_couple(subs, CPL_MAX_SUBFLOWS, out);
 		c->alpha = out->alpha;
 		c->w_total = out->w_total;
 	} else {

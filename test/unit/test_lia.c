@@ -184,6 +184,21 @@ Test(lia, grow_carries_the_fraction)
 	cr_assert_eq(w, 1000);
 }
 
+/* A count that falls (the other subflow left) pays built-up credit out
+ * as one segment, not as a burst. */
+Test(lia, a_falling_count_is_no_burst)
+{
+	__u64 acc = 0, big = 1020ULL * ONE_CNT, small = 10ULL * ONE_CNT;
+	uint32_t w = 10;
+
+	for (int i = 0; i < 1019; i++)
+		w = lia_grow(w, 1, big, &acc, 100000);
+	cr_assert_eq(w, 10);
+	w = lia_grow(w, 1, small, &acc, 100000);
+	cr_assert_eq(w, 11);
+	cr_assert_lt(acc, small);
+}
+
 Test(lia, halve)
 {
 	cr_assert_eq(lia_halve(100), 50);
