@@ -4,7 +4,7 @@
  * transfer carries per CPU-second, several CCs alternating in short slices.
  *
  *   ccost [-t time] [-s slice] [-w warm] [-f flows] [-c cpu] [-b write]
- *         [-L netns] [-S netns] [-a addr] [-p port] CC[/K]...
+ *         [-L netns] [-S netns] [-a addr] [-p port] [-r] CC[/K]...
  *
  * Each CC has a process of its own on the one core, sender and receiver of
  * all the CC's flows (epoll, non-blocking sockets), so the core does
@@ -17,6 +17,12 @@
  * every CC alike: a ratio from slices of the same round resolves a few per
  * cent where whole runs one after the other spread by +-10 %.  The first
  * -w of a slice is not measured: the paused flows' queues drain in it.
+ *
+ * -r gives each CC's receiving ends a process of their own (the CC's CPU is
+ * then both processes'), for more flows than one process's descriptors
+ * allow: 10 000 flows need 20 000 in one, the hard limit on this project's
+ * machines.  The two processes share the core, so a byte also pays for the
+ * switches between them: compare -r runs with -r runs only.
  *
  * CC/K puts the CC's flows into bpf_tldct tasks of K flows each
  * (ccs_task_set(); without it, a bpf_tldct flow's task is its cgroup's).
@@ -45,7 +51,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -65,20 +73,28 @@
 #define WARMUP_NS      1000000000ull /* a CC's first, unmeasured slice, */
 #define WARMUP_FLOW_NS 50000ull	     /* and more per flow */
 
+/* What a receiving process (-r) tells its CC's process, in shared memory. */
+struct rx_shared {
+	_Atomic uint64_t bytes;
+	_Atomic unsigned int accepted;
+};
+
 struct group {
 	char cc[CC_NAME_MAX];
 	unsigned int task_flows; /* CC/K: K flows per bpf_tldct task */
 	int lfd;
 	int *cfd; /* senders */
-	int *sfd; /* receivers (accepted) */
+	int *sfd; /* receivers (accepted), NULL with -r */
 	int ep;
-	uint64_t bytes; /* received, all slices */
+	struct rx_shared *rx; /* -r: the receiving process's counts */
+	clockid_t rx_clock;   /* and its CPU clock */
 };
 
 struct opts {
 	uint64_t time_ns, slice_ns, warm_ns, wsize;
 	unsigned int flows, port;
 	int cpu;
+	bool split;
 	const char *lns, *sns, *addr;
 };
 
@@ -181,14 +197,37 @@ static void accept_n(struct group *g, unsigned int *done, unsigned int upto)
 	}
 }
 
+/* -r: until the receiving process has accepted @upto connections */
+static void wait_accepted(struct group *g, unsigned int upto)
+{
+	uint64_t end = clock_ns(CLOCK_MONOTONIC) + 5000000000ull;
+
+	while (atomic_load_explicit(&g->rx->accepted, memory_order_relaxed) < upto) {
+		if (clock_ns(CLOCK_MONOTONIC) > end) {
+			fprintf(stderr, "ccost: %s: %u of %u connections accepted in 5 s\n", g->cc,
+				atomic_load(&g->rx->accepted), upto);
+			exit(1);
+		}
+		usleep(1000);
+	}
+}
+
+static void accept_upto(struct group *g, unsigned int *done, unsigned int upto)
+{
+	if (g->rx)
+		wait_accepted(g, upto);
+	else
+		accept_n(g, done, upto);
+}
+
 static void connect_flows(struct group *g, const struct opts *o, unsigned int port)
 {
 	struct sockaddr_in a = sin_of(o->addr, port);
 	unsigned int i, accepted = 0;
 
 	g->cfd = calloc(o->flows, sizeof(int));
-	g->sfd = calloc(o->flows, sizeof(int));
-	if (!g->cfd || !g->sfd)
+	g->sfd = g->rx ? NULL : calloc(o->flows, sizeof(int));
+	if (!g->cfd || (!g->rx && !g->sfd))
 		die("calloc");
 	for (i = 0; i < o->flows; i++) {
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -212,9 +251,9 @@ static void connect_flows(struct group *g, const struct opts *o, unsigned int po
 			die("connect");
 		g->cfd[i] = fd;
 		if ((i + 1) % CONNECT_STEP == 0)
-			accept_n(g, &accepted, i + 1);
+			accept_upto(g, &accepted, i + 1);
 	}
-	accept_n(g, &accepted, o->flows);
+	accept_upto(g, &accepted, o->flows);
 }
 
 /* Check both ends, then one epoll set per CC: the senders for writing,
@@ -239,11 +278,20 @@ static void arm_group(struct group *g, unsigned int flows)
 			die("connect");
 		}
 		check_cc(g->cfd[i], g->cc, "a sender");
+		if (epoll_ctl(g->ep, EPOLL_CTL_ADD, g->cfd[i], &out))
+			die("epoll_ctl");
+		if (!g->sfd) /* -r: the receiving process has them */
+			continue;
 		check_cc(g->sfd[i], g->cc, "a receiver");
-		if (epoll_ctl(g->ep, EPOLL_CTL_ADD, g->cfd[i], &out) ||
-		    epoll_ctl(g->ep, EPOLL_CTL_ADD, g->sfd[i], &in))
+		if (epoll_ctl(g->ep, EPOLL_CTL_ADD, g->sfd[i], &in))
 			die("epoll_ctl");
 	}
+}
+
+/* The CPU time of @g's flows: its process's, and its receiving process's */
+static uint64_t group_cpu(const struct group *g)
+{
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID) + (g->rx ? clock_ns(g->rx_clock) : 0);
 }
 
 /* One slice: move @g's bytes until @end; returns the bytes received
@@ -252,7 +300,7 @@ static uint64_t run_slice(struct group *g, const char *wbuf, char *rbuf, uint64_
 			  uint64_t from, uint64_t end, uint64_t *cpu0)
 {
 	struct epoll_event ev[EVENTS];
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, rx0 = 0;
 	bool warm = true;
 
 	for (;;) {
@@ -262,10 +310,12 @@ static uint64_t run_slice(struct group *g, const char *wbuf, char *rbuf, uint64_
 		if (warm && now >= from) {
 			warm = false;
 			bytes = 0;
-			*cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+			*cpu0 = group_cpu(g);
+			if (g->rx)
+				rx0 = atomic_load(&g->rx->bytes);
 		}
 		if (now >= end)
-			return bytes;
+			return g->rx ? atomic_load(&g->rx->bytes) - rx0 : bytes;
 		n = epoll_wait(g->ep, ev, EVENTS, 1);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait");
@@ -294,12 +344,13 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ccost [-t time] [-s slice] [-w warm] [-f flows] [-c cpu] [-b write]\n"
-		"             [-L netns] [-S netns] [-a addr] [-p port] CC[/K]...\n"
+		"             [-L netns] [-S netns] [-a addr] [-p port] [-r] CC[/K]...\n"
 		"  -t  measuring time in all (default 60s)      -s  slice (default 250ms)\n"
 		"  -w  unmeasured start of a slice (25ms)       -f  flows per CC (1)\n"
 		"  -c  CPU to run on (1)                        -b  bytes per send() (64k)\n"
 		"  -L  netns of the listeners, -S of the senders (default: this one)\n"
 		"  -a  address the senders connect to (127.0.0.1), -p first port (5600)\n"
+		"  -r  the receiving ends in a process of their own (CPU: both processes')\n"
 		"  CC/K: the CC's flows in bpf_tldct tasks of K flows\n");
 	exit(2);
 }
@@ -317,7 +368,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			    .port = 5600,
 			    .cpu = 1,
 			    .addr = "127.0.0.1" };
-	while ((c = getopt(argc, argv, "t:s:w:f:c:b:L:S:a:p:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:w:f:c:b:L:S:a:p:rh")) != -1) {
 		switch (c) {
 		case 't':
 		case 's':
@@ -346,6 +397,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'L': o->lns = optarg; break;
 		case 'S': o->sns = optarg; break;
 		case 'a': o->addr = optarg; break;
+		case 'r': o->split = true; break;
 		default: usage();
 		}
 	}
@@ -364,10 +416,11 @@ struct slice_rec {
 	uint64_t bytes, wall, cpu;
 };
 
-static void raise_nofile(unsigned int flows)
+static void raise_nofile(unsigned int flows, bool split)
 {
 	struct rlimit nofile;
-	rlim_t need = 2ull * flows + 16; /* two sockets per flow, a listener, epoll */
+	/* two sockets per flow (one with -r), a listener, epoll */
+	rlim_t need = (split ? 1ull : 2ull) * flows + 16;
 
 	if (getrlimit(RLIMIT_NOFILE, &nofile))
 		die("getrlimit");
@@ -383,6 +436,84 @@ static void raise_nofile(unsigned int flows)
 	}
 }
 
+/* -r: the receiving process of @g, reading every flow until its CC's
+ * process ends; it counts what it accepted and read in @g->rx. */
+static void rx_process(struct group *g, int ready)
+{
+	static char rbuf[RBUF_SZ];
+	struct epoll_event ev[EVENTS], lev = { .events = EPOLLIN, .data.fd = g->lfd };
+	char c = 'r';
+
+	nonblock(g->lfd); /* accepted until EAGAIN */
+	g->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (g->ep < 0 || epoll_ctl(g->ep, EPOLL_CTL_ADD, g->lfd, &lev))
+		die("epoll");
+	if (write(ready, &c, 1) != 1)
+		exit(1);
+	for (;;) {
+		int n = epoll_wait(g->ep, ev, EVENTS, -1), i;
+
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait");
+		for (i = 0; i < n; i++) {
+			struct epoll_event in = { .events = EPOLLIN };
+			ssize_t r;
+			int fd;
+
+			if (ev[i].data.fd != g->lfd) {
+				r = recv(ev[i].data.fd, rbuf, RBUF_SZ, MSG_DONTWAIT);
+				if (r == 0 || (r < 0 && errno != EAGAIN))
+					exit(0); /* its CC's process ended */
+				if (r > 0)
+					atomic_fetch_add_explicit(&g->rx->bytes, (uint64_t)r,
+								  memory_order_relaxed);
+				continue;
+			}
+			while ((fd = accept4(g->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >=
+			       0) {
+				check_cc(fd, g->cc, "a receiver");
+				in.data.fd = fd;
+				if (epoll_ctl(g->ep, EPOLL_CTL_ADD, fd, &in))
+					die("epoll_ctl");
+				atomic_fetch_add(&g->rx->accepted, 1);
+			}
+			if (errno != EAGAIN)
+				die("accept");
+		}
+	}
+}
+
+/* -r: fork @g's receiving process (listening here), dying with ours */
+static void start_rx(struct group *g, unsigned int port)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	g->rx = mmap(NULL, sizeof(*g->rx), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		     0);
+	if (g->rx == MAP_FAILED || pipe2(ready, O_CLOEXEC))
+		die("mmap/pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+			exit(1);
+		close(ready[0]);
+		make_listener(g, port);
+		rx_process(g, ready[1]);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1) {
+		fprintf(stderr, "ccost: %s's receiving process did not start\n", g->cc);
+		exit(1);
+	}
+	close(ready[0]);
+	if (clock_getcpuclockid(pid, &g->rx_clock))
+		die("clock_getcpuclockid");
+}
+
 /* A CC's process: its flows, then a slice each time @cmd gives one ('s'),
  * until it says stop ('q') or closes. */
 static void cc_process(struct group *g, const struct opts *o, unsigned int port, int cmd, int res)
@@ -391,9 +522,12 @@ static void cc_process(struct group *g, const struct opts *o, unsigned int port,
 	struct slice_rec rec;
 	char c = 'r';
 
-	raise_nofile(o->flows);
+	raise_nofile(o->flows, o->split);
 	enter_netns(o->lns);
-	make_listener(g, port);
+	if (o->split)
+		start_rx(g, port);
+	else
+		make_listener(g, port);
 	enter_netns(o->sns);
 	connect_flows(g, o, port);
 	arm_group(g, o->flows);
@@ -409,7 +543,7 @@ static void cc_process(struct group *g, const struct opts *o, unsigned int port,
 
 		rec.bytes = run_slice(g, wbuf, rbuf, o->wsize, t0 + warm,
 				      t0 + (c == 'w' ? warm : o->slice_ns), &cpu0);
-		rec.cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+		rec.cpu = group_cpu(g) - cpu0;
 		rec.wall = clock_ns(CLOCK_MONOTONIC) - (t0 + o->warm_ns);
 		if (write(res, &rec, sizeof(rec)) != (ssize_t)sizeof(rec))
 			exit(1);

@@ -71,7 +71,9 @@ def is_twin($s; $b): ($s | startswith("bpf_")) and $b == "twin_" + ($s | ltrimst
     callbacks: $calls,
     scale: [$runs[] | select(.kind == "scale") | . as $run | per_cc as $cc
 	| { flows: .flows, tldct_gbit_per_cpu_s: $cc.bpf_tldct.gbit_per_cpu_s,
-	    twin_gbit_per_cpu_s: $cc.twin_dctcp.gbit_per_cpu_s, maps: .maps }
-	+ ($run | ratio_of("bpf_tldct"; "twin_dctcp"))],
+	    twin_gbit_per_cpu_s: $cc.twin_dctcp.gbit_per_cpu_s,
+	    native_gbit_per_cpu_s: $cc.reno.gbit_per_cpu_s, maps: .maps }
+	+ ($run | ratio_of("bpf_tldct"; "twin_dctcp"))
+	+ { native: ($run | ratio_of("bpf_tldct"; "reno")) }],
     calls_scale: ([$runs[] | select(.kind == "calls-scale") | callbacks] | first) }
 | .pass = ([.pairs[].pass | select(. != null)] | all)

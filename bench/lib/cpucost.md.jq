@@ -12,8 +12,8 @@ def verdict: if . == null then "" elif . then "ok" else "**below**" end;
 (.callbacks | to_entries[] | .key as $p | .value[] | select(.calls_per_mb >= 0.1) | "| \($p) | \(.cc) | \(.prog) | \(.ns_per_call | r(1)) | \(.calls_per_mb | r(1)) | \(.share * 100 | r(2)) % |"),
 (if (.scale | length) > 0 then
 	"",
-	"**Scale** (loopback; bpf_tldct's flows in tasks of 10; memory: bytes_memlock of bpf_tldct's maps, live entries halfway through)\n",
-	"| flows per CC | bpf_tldct / twin_dctcp Gbit per CPU-s | ratio | 95 % interval | bpf_tldct maps: bytes (entries) |",
-	"|---|---|---|---|---|",
-	(.scale[] | "| \(.flows) | \(.tldct_gbit_per_cpu_s | r(2)) / \(.twin_gbit_per_cpu_s | r(2)) | \(.ratio | r(3)) | \(.lo | r(3))..\(.hi | r(3)) | \(if .maps then [.maps[] | "\(.pin) \(.bytes) (\(.entries // "-"))"] | join(", ") else "-" end) |")
+	"**Scale** (loopback; bpf_tldct's flows in tasks of 10; receivers in a process of their own; memory: bytes_memlock of bpf_tldct's maps, live entries halfway through)\n",
+	"| flows per CC | bpf_tldct / twin_dctcp / reno Gbit per CPU-s | ratio to twin_dctcp | 95 % interval | ratio to reno | 95 % interval | bpf_tldct maps: bytes (entries) |",
+	"|---|---|---|---|---|---|---|",
+	(.scale[] | "| \(.flows) | \(.tldct_gbit_per_cpu_s | r(2)) / \(.twin_gbit_per_cpu_s | r(2)) / \(.native_gbit_per_cpu_s // "-" | r(2)) | \(.ratio | r(3)) | \(.lo | r(3))..\(.hi | r(3)) | \(.native.ratio | r(3) // "-") | \(.native.lo | r(3) // "-")..\(.native.hi | r(3) // "-") | \(if .maps then [.maps[] | "\(.pin) \(.bytes) (\(.entries // "-"))"] | join(", ") else "-" end) |")
 else empty end)
