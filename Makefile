@@ -22,8 +22,9 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
 ALGOS     := dctcp bbr tldct flashpass lia ppqd
 PRE610    := bbr dctcp tldct flashpass lia ppqd
-# Algorithms using atomics beyond add (fetch_or, fetch_and): BPF cpu v3.
-CPU_V3    := lia ppqd
+# Algorithms using atomics beyond add (compare-and-swap in the group
+# table, fetch_or): BPF cpu v3.
+CPU_V3    := lia ppqd tldct
 # Algorithms with TC roles: bpf/<algo>.bpf.c and tc/<algo>.bpf.c linked
 # into the one object (bpftool gen object), so they share its maps.
 LINKED    := flashpass
@@ -88,7 +89,8 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h 
 $(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -DCCS_PRE_6_10 -c $< -o $@
 
-$(CPU_V3:%=$(BUILD)/%.bpf.o) $(CPU_V3:%=$(BUILD)/%.pre610.bpf.o): BPF_CFLAGS += -mcpu=v3
+$(CPU_V3:%=$(BUILD)/%.bpf.o) $(CPU_V3:%=$(BUILD)/%.pre610.bpf.o) \
+$(CPU_V3:%=$(BUILD)/bench/%_twin.bpf.o) $(CPU_V3:%=$(BUILD)/bench/%_twin.pre610.bpf.o): BPF_CFLAGS += -mcpu=v3
 
 $(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -99,14 +99,14 @@ static int conns(const char *algo, int json)
 			continue;
 		if (json)
 			printf("{\"netns\":%" PRIu64 ",\"token\":\"%08x\",\"members\":%u,"
-			       "\"w_total\":%" PRIu64 ",\"alpha\":%.4f,\"subflows\":[",
-			       (uint64_t)k.netns, k.token, c.g.members, (uint64_t)c.w_total,
-			       c.alpha / 1024.0);
+			       "\"w_total\":%u,\"alpha\":%.4f,\"subflows\":[",
+			       (uint64_t)k.netns, k.token, ccs_group_slots_used(c.g.members),
+			       c.w_total, c.alpha / 1024.0);
 		else
-			printf("%-18" PRIu64 " %08x   %4u %6" PRIu64 " %8.4f  ", (uint64_t)k.netns,
-			       k.token, c.g.members, (uint64_t)c.w_total, c.alpha / 1024.0);
+			printf("%-18" PRIu64 " %08x   %4u %6u %8.4f  ", (uint64_t)k.netns, k.token,
+			       ccs_group_slots_used(c.g.members), c.w_total, c.alpha / 1024.0);
 		for (i = 0; i < CPL_MAX_SUBFLOWS; i++) {
-			if (!(c.slots & (1U << i)))
+			if (!(c.g.members & (1U << i)))
 				continue;
 			if (json)
 				printf("%s{\"slot\":%u,\"cwnd\":%u,\"rtt_us\":%u}", sep, i,

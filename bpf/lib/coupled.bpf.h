@@ -105,27 +105,6 @@ _Static_assert(__builtin_offsetof(struct cpl_core, key.token) == 8, "mptcp.bt: t
 _Static_assert(__builtin_offsetof(struct cpl_core, w_total) == 24, "mptcp.bt: w_total @24");
 _Static_assert(__builtin_offsetof(struct cpl_core, alpha) == 28, "mptcp.bt: alpha @28");
 
-/* Claim a free slot of @c (incarnation @gen); CPL_MAX_SUBFLOWS if none. */
-static __always_inline __u32 cpl_claim_slot(struct cpl_conn *c, __u32 gen)
-{
-	__u32 i, bit, old;
-
-	for (i = 0; i < CPL_MAX_SUBFLOWS; i++) {
-		bit = 1U << i;
-		if (*(volatile __u32 *)&c->slots & bit)
-			continue;
-		old = __sync_fetch_and_or(&c->slots, bit);
-		if (old & bit)
-			continue; /* another subflow took it first */
-		if (!ccs_group_still(&c->g, gen)) {
-			__sync_fetch_and_and(&c->slots, ~bit);
-			return CPL_MAX_SUBFLOWS;
-		}
-		return i;
-	}
-	return CPL_MAX_SUBFLOWS;
-}
-
 /* (Map helpers take keys on the stack, not in the socket: copies.) */
 static __always_inline void cpl_leave(struct cpl_core *m)
 {
@@ -136,10 +115,8 @@ static __always_inline void cpl_leave(struct cpl_core *m)
 	if (c && slot < CPL_MAX_SUBFLOWS) {
 		c->sub[slot].cwnd = 0;
 		c->sub[slot].rtt_us = 0;
-		if (ccs_group_still(&c->g, m->gen))
-			__sync_fetch_and_and(&c->slots, ~(1U << slot));
 	}
-	ccs_group_leave(&cpl_conns, &key, c ? &c->g : NULL, &m->gen);
+	ccs_group_leave_as(&cpl_conns, &key, c ? &c->g : NULL, &m->gen, slot);
 }
 
 /* The subflow's first ACK: which kind of flow it is. */
@@ -172,8 +149,8 @@ static __always_inline struct cpl_conn *cpl_member_update(struct sock *sk, struc
 {
 	struct cpl_conn fresh = {}, *c;
 	struct cpl_key key;
-	__u32 slot, gen;
-	bool joined;
+	__u32 slot = 0, gen;
+	bool joined, full;
 
 	/* The ACK of a SYN-ACK reaches cong_control() before init() and the
 	 * sock_ops callback that records the connection (tcp_finish_connect()
@@ -191,25 +168,24 @@ static __always_inline struct cpl_conn *cpl_member_update(struct sock *sk, struc
 		return NULL;
 	key = m->key;
 	gen = m->gen;
-	c = (struct cpl_conn *)ccs_group_join(&cpl_conns, &key, &fresh, &gen, &joined,
-					      CPL_STAT_CONN_MADE, CPL_STAT_REJOIN);
+	c = (struct cpl_conn *)ccs_group_join_slot(&cpl_conns, &key, &fresh, &gen, CPL_MAX_SUBFLOWS,
+						   &slot, &joined, &full, CPL_STAT_CONN_MADE,
+						   CPL_STAT_REJOIN);
 	m->gen = gen;
 	if (c && joined) {
-		slot = cpl_claim_slot(c, m->gen);
-		if (slot >= CPL_MAX_SUBFLOWS) {
-			m->slot = CPL_MAX_SUBFLOWS;
-			cpl_leave(m);
-			c = NULL;
-		} else {
-			m->slot = slot;
-			if (!m->counted)
-				ccs_stat_inc(CPL_STAT_SUB_COUPLED);
-			m->counted = 1;
-		}
+		m->slot = slot;
+		if (!m->counted)
+			ccs_stat_inc(CPL_STAT_SUB_COUPLED);
+		m->counted = 1;
 	}
 	if (!c) {
-		m->state = CPL_UNCOUPLED;
-		ccs_stat_inc(CPL_STAT_SUB_FULL);
+		/* a full table or connection: uncoupled for good; an entry
+		 * on its way out (its last subflow leaving): the next ACK
+		 * makes it again */
+		if (full) {
+			m->state = CPL_UNCOUPLED;
+			ccs_stat_inc(CPL_STAT_SUB_FULL);
+		}
 		return NULL;
 	}
 	slot = m->slot;
@@ -235,7 +211,7 @@ static __always_inline void cpl_update(struct sock *sk, struct cpl_core *m,
 	c = cpl_member_update(sk, m, &self);
 	if (c) {
 		struct cpl_sub subs[CPL_MAX_SUBFLOWS] = {};
-		__u32 i, slots = *(volatile __u32 *)&c->slots;
+		__u32 i, slots = ccs_group_read(&c->g).members;
 
 		/* only slots a member holds (a stray store elsewhere is no one's) */
 		for (i = 0; i < CPL_MAX_SUBFLOWS; i++)
@@ -243,7 +219,7 @@ static __always_inline void cpl_update(struct sock *sk, struct cpl_core *m,
 				subs[i] = c->sub[i];
 		lia_couple(subs, CPL_MAX_SUBFLOWS, out);
 		c->alpha = out->alpha;
-		c->w_total = out->w_total;
+		c->w_total = (__u32)out->w_total;
 	} else {
 		self.cwnd = tp->snd_cwnd;
 		self.rtt_us = self.rtt_us ?: 1;

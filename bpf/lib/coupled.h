@@ -36,11 +36,10 @@ struct cpl_sub {
 };
 
 struct cpl_conn {
-	struct ccs_group g;
-	__u32 slots; /* bit i: sub[i] is a member's */
+	struct ccs_group g; /* members: bit i, sub[i] is a member's */
 	/* the last coupling any subflow computed (for ccload and bpftrace) */
-	__u32 alpha; /* LIA's alpha, 1/1024 (lia.h) */
-	__u64 w_total;
+	__u32 alpha;   /* LIA's alpha, 1/1024 (lia.h) */
+	__u32 w_total; /* segments */
 	struct cpl_sub sub[CPL_MAX_SUBFLOWS];
 };
 

@@ -17,9 +17,20 @@
 #include <linux/types.h>
 #endif
 
+/* One 64-bit word, changed only by compare-and-swap (group.bpf.h). */
 struct ccs_group {
-	__u32 gen;     /* incarnation; never 0 */
-	__u32 members; /* flows counted in this incarnation */
-};
+	__u32 gen;     /* incarnation; 0: none (the entry is going) */
+	__u32 members; /* the flows counted in it: a count, or a set of slots */
+} __attribute__((aligned(8)));
+
+/* How many members a group of slots (ccs_group_join_slot()) has. */
+static inline unsigned int ccs_group_slots_used(__u32 members)
+{
+	unsigned int n = 0;
+
+	for (; members; members &= members - 1)
+		n++;
+	return n;
+}
 
 #endif /* CCSUITE_GROUP_H */
