@@ -103,6 +103,47 @@ static inline int fp_after_eq(__u32 a, __u32 b)
 	return (__s32)(a - b) >= 0;
 }
 
+/*
+ * The replay window of a flow's credits (as RFC 4303's anti-replay): @last
+ * is the highest sequence number credited, bit i of @seen says last - i
+ * was (0: none yet).  A credit is taken once: a copy of one already taken
+ * (replayed by an on-path host, or duplicated by the network) or one older
+ * than the window's FP_REPLAY_WIN numbers is refused, as a late reordered
+ * credit would be.  Gives the window after @seq.
+ */
+#define FP_REPLAY_WIN 32
+
+enum fp_replay {
+	FP_REPLAY_NEW,
+	FP_REPLAY_DUP, /* taken before */
+	FP_REPLAY_OLD, /* older than the window */
+};
+
+struct fp_replay_win {
+	__u32 last;
+	__u32 seen;
+};
+
+static inline enum fp_replay fp_replay_check(struct fp_replay_win *w, __u32 seq)
+{
+	__s32 d = (__s32)(seq - w->last);
+
+	if (!w->seen || d >= FP_REPLAY_WIN) {
+		w->last = seq;
+		w->seen = 1;
+	} else if (d > 0) {
+		w->last = seq;
+		w->seen = (w->seen << d) | 1;
+	} else if (d <= -FP_REPLAY_WIN) {
+		return FP_REPLAY_OLD;
+	} else if (w->seen & (1U << -d)) {
+		return FP_REPLAY_DUP;
+	} else {
+		w->seen |= 1U << -d;
+	}
+	return FP_REPLAY_NEW;
+}
+
 /* The full ns time of a wire stamp @t_us (low 32 bits of T in us) seen at
  * @now_ns, T in the past or future by less than 2^31 us (35 minutes). */
 static inline __u64 fp_time_expand(__u64 now_ns, __u32 t_us)
@@ -363,8 +404,16 @@ struct fp_ledger {
 	__u64 credits_recv;
 	__u64 ring_wasted; /* credits refused by a full ring */
 	__u64 last_credit_ns;
-	__u32 last_seq; /* sequence number of the last credit */
-	__u32 pad;
+	/* the replay window (fp_replay_check()), one word for the
+	 * compare-and-swap: last_seq is the highest sequence number
+	 * credited, the pacer's loss measure */
+	union {
+		struct {
+			__u32 last_seq;
+			__u32 seen;
+		};
+		__u64 replay_word;
+	};
 	struct fp_ring ring;
 };
 
@@ -511,7 +560,9 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
 	X(P, WIRE_BAD, wire_bad, COUNTER,                                                          \
 	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")       \
 	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")        \
-	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")
+	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")              \
+	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                            \
+	  "sender: credits taken before (replayed, duplicated) or older than the window, dropped")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,

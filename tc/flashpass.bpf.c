@@ -135,6 +135,29 @@ int fp_receiver(struct __sk_buff *skb)
 	return bpf_redirect(skb->ifindex, 0);
 }
 
+/* Is credit @seq new to @l's replay window?  Then it is in it now.  The
+ * window is one word changed by compare-and-swap: a flow's credits can
+ * come in on two CPUs at once. */
+static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		union {
+			struct fp_replay_win w;
+			__u64 v;
+		} cur, next;
+
+		cur.v = *(volatile __u64 *)&l->replay_word;
+		next = cur;
+		if (fp_replay_check(&next.w, seq) != FP_REPLAY_NEW)
+			return false;
+		if (__sync_val_compare_and_swap(&l->replay_word, cur.v, next.v) == cur.v)
+			return true;
+	}
+	return false; /* lost to other credits 8 times: taken as a duplicate */
+}
+
 SEC("tc")
 int fp_sender_in(struct __sk_buff *skb)
 {
@@ -163,6 +186,10 @@ int fp_sender_in(struct __sk_buff *skb)
 		ccs_stat_inc(FP_STAT_CREDIT_FORGED);
 		return TC_ACT_SHOT;
 	}
+	if (!fp_credit_fresh(l, bpf_ntohl(w.seq))) {
+		ccs_stat_inc(FP_STAT_CREDIT_REPLAYED);
+		return TC_ACT_SHOT;
+	}
 	now = bpf_ktime_get_ns();
 	t = fp_time_expand(now, bpf_ntohl(w.t_us));
 	__sync_fetch_and_add(&l->credits_recv, 1);
@@ -172,9 +199,6 @@ int fp_sender_in(struct __sk_buff *skb)
 		ccs_stat_inc(FP_STAT_CREDITS_WASTED);
 	}
 	l->last_credit_ns = now;
-	/* the highest sequence number credited: the pacer's loss measure */
-	if ((__s32)(bpf_ntohl(w.seq) - l->last_seq) > 0)
-		l->last_seq = bpf_ntohl(w.seq);
 	return TC_ACT_SHOT;
 }
 

@@ -442,6 +442,30 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
 }
 
+Test(flashpass_kern, a_replayed_credit_is_taken_once)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET); /* seq 7 */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "the same again");
+	cr_assert_eq(ledger()->credits_recv, 1, "taken once");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_REPLAYED), 1);
+	c.w.seq = htonl(9); /* 8 comes late */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3, "reordered credits are taken");
+	cr_assert_eq(ledger()->last_seq, 9, "the highest credited");
+	c.w.seq = htonl(9 - FP_REPLAY_WIN); /* older than the window */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_REPLAYED), 2);
+	cr_assert_eq(ledger()->ring.head, 3, "only the taken ones banked");
+}
+
 Test(flashpass_kern, a_full_ring_refuses_the_credit_as_wasted)
 {
 	static struct fp_ledger l;
@@ -563,7 +587,8 @@ Test(flashpass_kern, fuzz_no_packet_mis_accounts)
 	}
 	counted = stat_of(FP_STAT_REFLECTED) + stat_of(FP_STAT_WIRE_SHORT) +
 		  stat_of(FP_STAT_WIRE_LONG) + stat_of(FP_STAT_WIRE_BAD) +
-		  stat_of(FP_STAT_CREDIT_FORGED) + stat_of(FP_STAT_CREDIT_UNKNOWN);
+		  stat_of(FP_STAT_CREDIT_FORGED) + stat_of(FP_STAT_CREDIT_UNKNOWN) +
+		  stat_of(FP_STAT_CREDIT_REPLAYED);
 	cr_assert_eq(counted, seen, "seed %u: each whole packet of the port counted once", seed);
 	cr_assert_eq(ledger()->credits_recv, 0, "seed %u: no credit without the secret", seed);
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);

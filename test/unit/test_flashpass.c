@@ -266,3 +266,50 @@ Test(fp_wire, every_malformed_case_is_told_apart)
 	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_MAGIC);
 	cr_assert_eq(sizeof(struct fp_wire), 18, "IPv4 + UDP + fp_wire is a minimum frame");
 }
+
+Test(fp_replay, each_credit_is_taken_once)
+{
+	struct fp_replay_win w = { 0 };
+
+	/* the first credit sets the window, whatever its number */
+	cr_assert_eq(fp_replay_check(&w, 0x90000000u), FP_REPLAY_NEW);
+	cr_assert_eq(w.last, 0x90000000u);
+	cr_assert_eq(fp_replay_check(&w, 0x90000000u), FP_REPLAY_DUP);
+	cr_assert_eq(fp_replay_check(&w, 0x90000001u), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 0x90000001u), FP_REPLAY_DUP);
+	cr_assert_eq(fp_replay_check(&w, 0x90000000u), FP_REPLAY_DUP);
+	cr_assert_eq(w.seen, 0x3);
+}
+
+Test(fp_replay, reordered_within_the_window)
+{
+	struct fp_replay_win w = { 0 };
+
+	cr_assert_eq(fp_replay_check(&w, 100), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 105), FP_REPLAY_NEW); /* 101..104 late */
+	cr_assert_eq(w.seen, (1u << 5) | 1u);
+	cr_assert_eq(fp_replay_check(&w, 103), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 103), FP_REPLAY_DUP);
+	cr_assert_eq(fp_replay_check(&w, 101), FP_REPLAY_NEW);
+	cr_assert_eq(w.last, 105);
+	/* the oldest the window holds is last - 31; last - 32 is too old */
+	cr_assert_eq(fp_replay_check(&w, 105 - 31), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 105 - 32), FP_REPLAY_OLD);
+}
+
+Test(fp_replay, a_jump_beyond_the_window_starts_it_again)
+{
+	struct fp_replay_win w = { 0 };
+
+	cr_assert_eq(fp_replay_check(&w, 7), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 7 + FP_REPLAY_WIN), FP_REPLAY_NEW);
+	cr_assert_eq(w.seen, 1u);
+	cr_assert_eq(fp_replay_check(&w, 7), FP_REPLAY_OLD);
+	/* and across the sequence numbers' wrap */
+	w = (struct fp_replay_win){ 0 };
+	cr_assert_eq(fp_replay_check(&w, 0xfffffffeu), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 1), FP_REPLAY_NEW);
+	cr_assert_eq(w.seen, (1u << 3) | 1u);
+	cr_assert_eq(fp_replay_check(&w, 0xfffffffeu), FP_REPLAY_DUP);
+	cr_assert_eq(fp_replay_check(&w, 0xffffffffu), FP_REPLAY_NEW);
+}
