@@ -22,7 +22,7 @@ rc=${PIPESTATUS[0]}
 check "bench/run tiny exits 0" [ "$rc" -eq 0 ]
 check_range "it took (s)" $(($(date +%s) - start)) 1 $BUDGET
 R=$TMP/bulk/result.json
-BUF_B=$(jq -r '.env.buffer | rtrimstr("b")' "$R")	# 1 BDP: 62500 at 50 Mbit/s
+BUF_B=$(jq -r .env.buffer_bytes "$R")	# 1 BDP: 62500 at 50 Mbit/s
 check "result.json has the environment" jq -e '.env | .kernel and .delay_backend and .topology and (.seed | type == "number") and .scenario_file and .base_rtt_ms == 10' "$R"
 check "one run per algorithm" jq -e '[.runs[].algo] | sort == ["cubic", "reno"]' "$R"
 for a in cubic reno; do
