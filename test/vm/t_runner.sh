@@ -20,9 +20,9 @@ check() {
 }
 
 # vm NAME [runner options] -- COMMAND...: run it (time limit 120 s unless
-# given; a guest that hangs while booting, an emulator hiccup seen once in
-# about a hundred TCG boots, boots once more); its stdout, stderr, exit
-# status and wall time go to $OUT/NAME.{out,err,rc,time}.
+# given; a guest that hangs while booting, a rare emulator hiccup under
+# TCG, boots once more); its stdout, stderr, exit status and wall time go
+# to $OUT/NAME.{out,err,rc,time}.
 vm() {
 	local name=$1 rc=0 start=$SECONDS
 	shift
