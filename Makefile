@@ -44,7 +44,8 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 # The parts of the library that unit tests link against (no libbpf calls).
 LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
-TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost
+TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost \
+	     $(BUILD)/units
 # bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
 # and the suite algorithms built from their own source with -DCCS_TWIN
 SELF_TWINS := bbr tldct
@@ -153,6 +154,10 @@ $(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/task_api.h bpf/tldct.h |
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+
+# the scripts' rates, sizes and times (test/net/topo.sh, bench/run)
+$(BUILD)/units: bench/units.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)

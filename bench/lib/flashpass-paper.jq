@@ -2,10 +2,10 @@
 # data crash and the buffer sweep, with what the paper reports.
 # Input: bench/lib/experiment.sh's {scenarios: {name: result.json}}.
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
-def rate_bps: .env.rate | rtrimstr("bit") | tonumber;
-def bytes: if . == null then null elif endswith("kb") then rtrimstr("kb") | tonumber * 1024
-	elif endswith("mb") then rtrimstr("mb") | tonumber * 1048576
-	elif endswith("b") then rtrimstr("b") | tonumber else tonumber end;
+# the rate and the buffer as bench/run parsed them (build/units)
+def env_num($k): .env[$k] // error("\(.scenario): no env.\($k) in its result.json (an older bench/run's): run it again");
+def rate_bps: env_num("rate_bps");
+def buffer_bytes: env_num("buffer_bytes");
 # one CC of one run: what the tables show
 def cc($r): . as $s | {
 	runs: $s.runs,
@@ -22,7 +22,7 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 		crash: "Figure 4: without calibration the second flow's data lands on the first's, a queue of about dRTT x line rate; with it, a few packets" },
 	static: ([$S | to_entries[] | select(.key | startswith("flashpass-static")) | .value as $r | {
 		scenario: .key, description: $r.description, rate: $r.env.rate, buffer: $r.env.buffer,
-		buffer_bdp: (($r.env.buffer | bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
+		buffer_bdp: (($r | buffer_bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
 		base_rtt_ms: $r.env.base_rtt_ms, algos: algos($r) }] | sort_by(.scenario) | reverse),
 	crash: ([$S | to_entries[] | select(.key | startswith("flashpass-crash")) | .value as $r | {
 		key: (.key | ltrimstr("flashpass-crash-")),
@@ -32,7 +32,7 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 			# what a crash would pile up: the RTT difference (20 ms) at half the line rate
 			crash_estimate_bytes: (0.020 * ($r | rate_bps) / 8 / 2 | floor) } }] | from_entries),
 	sweep: ([$S | to_entries[] | select(.key | startswith("flashpass-sweep")) | .value as $r | {
-		buffer: $r.env.buffer, buffer_bytes: ($r.env.buffer | bytes),
-		buffer_bdp: (($r.env.buffer | bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
+		buffer: $r.env.buffer, buffer_bytes: ($r | buffer_bytes),
+		buffer_bdp: (($r | buffer_bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
 		algos: algos($r) }] | sort_by(.buffer_bytes))
 }

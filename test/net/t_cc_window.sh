@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The window the kernel holds for a DCTCP-based suite CC stays what the CC
-# made it, under the load where it once did not: four flows (two long, two
-# of 6 MB starting 1.5 s later) through the ECN-marking switch (100 Mbit/s,
-# 200 KB buffer, K = 30 KB).  The kernel now and then takes a corrupted
-# result of a BPF CC's ssthresh() (ccs_ret_repair() in
-# bpf/lib/ccsuite.bpf.h); its PRR then set cwnd to some 10^8 segments, a
-# line-rate burst that overflowed the buffer (thousands of drops in most
-# runs of this scenario).  tcp:tcp_probe shows every ACK's cwnd and
-# ssthresh: no ssthresh above TCP_INFINITE_SSTHRESH, no cwnd beyond what
-# the path holds, and no drop.
+# made it, under a load that corrupts it unless the CC repairs it: four
+# flows (two long, two of 6 MB starting 1.5 s later) through the
+# ECN-marking switch (100 Mbit/s, 200 KB buffer, K = 30 KB).  The kernel
+# now and then takes a corrupted result of a BPF CC's ssthresh()
+# (ccs_ret_repair() in bpf/lib/ccsuite.bpf.h); unrepaired, its PRR sets
+# cwnd to some 10^8 segments, a line-rate burst that overflows the buffer
+# (thousands of drops in most runs of this scenario).  tcp:tcp_probe
+# shows every ACK's cwnd and ssthresh: no ssthresh above
+# TCP_INFINITE_SSTHRESH, no cwnd beyond what the path holds, and no drop.
 source "$(dirname "$0")/lib.sh"
 source "$TOPO_ROOT/bench/lib/sample.sh"	# trace_unsupported
 
@@ -43,9 +43,9 @@ topo_dumbbell 2 100mbit 200kb 30kb
 # ssthresh() or undo_cwnd().  The kernel holds it until the CC's next
 # cong_control() puts it right (it can take one outside the ACK path, and
 # not every ACK reaches cong_control(): an undo on an old ACK with SACKs
-# does not; one clean-clone run here saw such a cwnd, 0x81104110, once),
-# so these are counted, not asserted.  What must hold: every window the
-# CC and its PRR made stays what the path holds, and nothing is dropped.
+# does not, and tcp_probe can show such a cwnd), so these are counted,
+# not asserted.  What must hold: every window the CC and its PRR made
+# stays what the path holds, and nothing is dropped.
 cat >"$TMP/probe.bt" <<EOF
 tracepoint:tcp:tcp_probe /args->dport == $PORT/ {
 	@acks = count();

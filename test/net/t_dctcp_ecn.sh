@@ -115,7 +115,8 @@ sw=$(cat "$TMP/sw.cubic")
 echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$sw")"
 check_range "cubic: max queue reaches the buffer (bytes)" "$(jfield "$sw" .max_backlog)" $((BUF_B * 9 / 10)) $BUF_B
 # Under TCG the guest sends too slowly for cubic to overflow the buffer in
-# 5 s (measured: 144 of 150 KB, 1.6 Mbit/s a flow); it fills it (above).
+# 5 s (measured: 1.6 Mbit/s a flow, the queue up to 144 of 150 KB); it
+# fills it (above).
 if [ -n "${CCSUITE_VM:-}" ]; then
 	skip "cubic: switch drops: the emulated guest is too slow to overflow the buffer in ${SECS}s"
 else
@@ -123,14 +124,14 @@ else
 fi
 check_range "cubic: CE marks (Not-ECT)" "$(jfield "$sw" .marked)" 0 0
 
-# DCTCP keeps the link busy.  Measured here over 21 runs: 90.1 to 95.2
-# Mbit/s in 17, but 79.9 to 81.4 in three run just after another test's
-# qemu was stopped (cubic got 74.2 to 94.4 in those), and a clean-clone CI
-# run once gave 84.0 beside cubic's 89.3 while a build ran beside it: the
-# dctcp and cubic runs come one after the other, so a slow spell can hit
-# one and not the other.  Held to 75 % of the rate, or
-# 90 % of cubic's in the same run where the machine carried less; a DCTCP
-# that cuts too hard (an alpha gone wrong) leaves the link far emptier.
+# DCTCP keeps the link busy.  Measured over 21 runs: 90.1 to 95.2 Mbit/s
+# in 17, 79.9 to 81.4 in three on a machine slowed by other work (cubic
+# 74.2 to 94.4 in those), and 84.0 beside cubic's 89.3 in one with a
+# build beside it: the dctcp and cubic runs come one after the other, so
+# a slow spell can hit one and not the other.  Held to 75 % of the rate,
+# or 90 % of cubic's in the same run where the machine carried less; a
+# DCTCP that cuts too hard (an alpha gone wrong) leaves the link far
+# emptier.
 gp_cubic=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.cubic" "$TMP/c2.cubic")
 echo "    goodput: bpf_dctcp $gp, cubic $gp_cubic Mbit/s"
 check "dctcp: total goodput >= 75 % of $RATE, or >= 90 % of cubic's" \

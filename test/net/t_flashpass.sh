@@ -99,10 +99,10 @@ check "the switch saw scheduled data in class 0 and unscheduled in class 1" \
 	jq -e '.classes[0].pkts > 0 and (.classes[1].pkts + .classes[1].dropped) > 0' <<<"$sw"
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 # Scheduled frames the switch dropped, as a share of those sent.
-# Measured on the host (two flows, about 30 000 scheduled frames): none
-# in 25 of 29 runs, 2 to 4 in the others, 13 (0.042 %) in one CI run on
-# a fresh machine; held to 0.1 %.  Cubic, below, drops 50 to 189 (0.2 to
-# 0.6 %) on the same network; FlashPass must drop under half of that.
+# Measured on the host (two flows, about 30 000 scheduled frames) over
+# 30 runs: none in 25, 2 to 4 in four, 13 (0.042 %) in one on a fresh
+# machine; held to 0.1 %.  Cubic, below, drops 50 to 189 (0.2 to 0.6 %)
+# on the same network; FlashPass must drop under half of that.
 # Under TCG (CCSUITE_VM) timers run milliseconds late and the guest
 # carries a tenth of the rate: its drop counts say nothing of the CCs.
 fp_dropped=$(jq '.classes[0].dropped' <<<"$sw")

@@ -69,7 +69,7 @@ for ((t = 0; t < 50; t++)); do
 done
 # The switch counts from here: S's two flows, starting together in slow
 # start beside L's queue at K, can overshoot the buffer before their first
-# marks come back (8 drops seen), as Linux's DCTCP does; ECN's claim is for
+# marks come back, as Linux's DCTCP does; ECN's claim is for
 # what follows.
 sleep 0.2
 topo_switch_stats --reset >/dev/null

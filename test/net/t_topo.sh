@@ -10,11 +10,11 @@ check "a delay backend was chosen" bash -c "[ '$TOPO_DELAY' = netem ] || [ '$TOP
 # rtt_check DESC NODE DST EXPECTED_MS [ping args]: the minimum of 10 pings
 # (after one for ARP) within [-1, +SLACK x RTT_LINKS] ms of the configured
 # RTT, RTT_LINKS being the delayed links on the path (default 1): +1.5 per
-# link (VDE's clock releases packets on 1 ms ticks, each way; 17.7 ms seen
-# for 16 over two links), or +4 under TCG
+# link (VDE's clock releases packets on 1 ms ticks, each way; measured up
+# to 17.7 ms for 16 over two links), or +4 under TCG
 # emulation (test/vm/run), where each netem delay ends ~0.4 ms late (timer
-# latency) and each namespace crossed adds ~0.1 ms: +2.8 ms measured on the
-# parking lot's long path, 0.6 of it with no delay configured.
+# latency) and each namespace crossed adds ~0.1 ms: up to +2.8 ms measured
+# on the parking lot's long path, 0.6 of it with no delay configured.
 SLACK=1.5
 [ -z "${CCSUITE_VM:-}" ] || SLACK=4
 rtt_check() {

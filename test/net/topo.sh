@@ -55,6 +55,7 @@
 
 TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
+TOPO_UNITS=${TOPO_UNITS:-$TOPO_ROOT/build/units}
 TOPO_RUNS=/run/ccsuite/topo
 TOPO_NODES=()
 TOPO_PIDS=()
@@ -195,6 +196,7 @@ topo_init() {
 		echo "topo: the vde delay backend needs vde2 (make deps)" >&2
 		return 1
 	fi
+	_topo_units size 0 >/dev/null || return 1
 	TOPO_ID="ccs$$x$RANDOM"
 	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
 	topo_reap
@@ -333,37 +335,39 @@ topo_link() {
 	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
 }
 
-# tc size units to bytes (k/kb = 1024, as tc and ccload read them).
-_topo_bytes() {
-	local v=${1,,}
-	case $v in
-	*kb | *k) echo $((${v%k*} * 1024)) ;;
-	*mb | *m) echo $((${v%m*} * 1048576)) ;;
-	*b) echo "${v%b}" ;;
-	*) echo "$v" ;;
-	esac
+# _topo_units rate|size|time VALUE: tc's units to bit/s, bytes or ns, read
+# by build/units as ccload reads them (loader/lib/parse.c: k/kb = 1024
+# bytes, kbit = 1000 bit/s); exit 2 and a message on bad input.
+_topo_units() {
+	if [ ! -x "$TOPO_UNITS" ]; then
+		echo "topo: $TOPO_UNITS is missing: build first (make)" >&2
+		return 2
+	fi
+	"$TOPO_UNITS" "$@"
 }
+_topo_bytes() { _topo_units size "$1"; }
 
 # tbf's burst for @rate (tc units): two MTU-sized packets, the smallest that
 # keeps the rate exact, or TOPO_TBF_SLACK_MS of the rate if more.  tbf drops
 # the tokens beyond its burst, so each wake-up that runs late costs rate; in
 # a guest under emulation (CCSUITE_VM: test/vm/run, TCG) they run up to
 # ~10 ms late, tbf falls behind, and a queue grows in it out of the switch's
-# sight (39 packets, +47 ms at 10 Mbit/s with two bbr flows; none with 12 ms).
+# sight; 12 ms of burst covers those wake-ups.
 TOPO_TBF_SLACK_MS=${TOPO_TBF_SLACK_MS:-${CCSUITE_VM:+12}}
 _topo_burst() {
-	awk -v r="${1,,}" -v ms="${TOPO_TBF_SLACK_MS:-0}" 'BEGIN {
-		n = r + 0; u = r; sub(/^[0-9.]+/, "", u)
-		m["bit"] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9
-		b = n * m[u] * ms / 8000
+	local bps
+	bps=$(_topo_units rate "$1") || return 1
+	awk -v r="$bps" -v ms="${TOPO_TBF_SLACK_MS:-0}" 'BEGIN {
+		b = r * ms / 8000
 		printf "%d", (b > 3028) ? b : 3028 }'
 }
 
 # tbf at @rate; a netem delay already on the port moves under it.
 _topo_tbf() {
-	local ns=$1 dev=$2 rate=$3 limit=$4 netem=${TOPO_NETEM["$1 $2"]:-}
+	local ns=$1 dev=$2 rate=$3 limit=$4 netem=${TOPO_NETEM["$1 $2"]:-} burst
+	burst=$(_topo_burst "$rate") || return 1
 	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null || true
-	tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst "$(_topo_burst "$rate")" limit "$limit"
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst "$burst" limit "$limit"
 	if [ -n "$netem" ]; then
 		# shellcheck disable=SC2086
 		tc -n "$ns" qdisc add dev "$dev" parent 1:1 handle 10: netem $netem
@@ -376,14 +380,15 @@ _topo_tbf() {
 # Where a netem delay line sits under tbf its backlog is not a queue: there
 # the switch keeps a virtual queue at the rate.
 topo_bottleneck() {
-	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns queue=qdisc
+	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns queue=qdisc bytes
 	shift 5
 	ns=$(topo_ns "$node")
 	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
 	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@" ${TOPO_SWITCH_ARGS[@]+"${TOPO_SWITCH_ARGS[@]}"})
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
+	bytes=$(_topo_bytes "$buffer") || return 1
 	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
-	_topo_tbf "$ns" "$dev" "$rate" $(($(_topo_bytes "$buffer") * 2 + 65536))
+	_topo_tbf "$ns" "$dev" "$rate" $((bytes * 2 + 65536))
 	BN_LIST+=("$ns:$dev")
 	# shellcheck disable=SC2034 # for the scripts that source this
 	BN_NS=${BN_LIST[0]%%:*} BN_DEV=${BN_LIST[0]#*:}
@@ -394,7 +399,9 @@ topo_bottleneck() {
 # dropped or marked, and flows keep the shares their start gave them
 # (bench/mptcp-baseline).  A bottleneck to share belongs on a router.
 topo_shape() {
-	_topo_tbf "$(topo_ns "$1")" "$2" "$3" "$(_topo_bytes "${4:-4000000}")"
+	local limit
+	limit=$(_topo_bytes "${4:-4000000}") || return 1
+	_topo_tbf "$(topo_ns "$1")" "$2" "$3" "$limit"
 }
 
 # Switch counters of bottleneck @i (default the first) as JSON.

@@ -20,9 +20,9 @@ check() {
 }
 
 # vm NAME [runner options] -- COMMAND...: run it (time limit 120 s unless
-# given; a guest that hangs while booting, an emulator hiccup seen once in
-# about a hundred TCG boots, boots once more); its stdout, stderr, exit
-# status and wall time go to $OUT/NAME.{out,err,rc,time}.
+# given; a guest that hangs while booting, a rare emulator hiccup under
+# TCG, boots once more); its stdout, stderr, exit status and wall time go
+# to $OUT/NAME.{out,err,rc,time}.
 vm() {
 	local name=$1 rc=0 start=$SECONDS
 	shift
@@ -107,6 +107,27 @@ descendants() {
 		descendants "$c"
 	done
 }
+# qemu_of PID: "QPID START" of each qemu under PID, START (/proc/QPID/stat
+# field 22) telling it from a later process that got the same PID.
+qemu_of() {
+	local p st
+	for p in $(descendants "$1"); do
+		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = qemu-system-x86 ] || continue
+		st=$(cat /proc/"$p"/stat 2>/dev/null) || continue
+		st=${st##*) }	# the fields after "pid (comm) ", from field 3 on
+		echo "$p $(awk '{ print $20 }' <<<"$st")"
+	done
+}
+# ended "QPID START": one was found, and that process is gone (or a
+# zombie, which has ended).
+ended() {
+	local pid start st
+	read -r pid start <<<"$1"
+	[ -n "$start" ] || return 1
+	st=$(cat /proc/"$pid"/stat 2>/dev/null) || return 0
+	st=${st##*) }
+	awk -v start="$start" '{ exit !($1 == "Z" || $20 != start) }' <<<"$st"
+}
 crash_at_boot() {
 	local tmp=$OUT/crash runner p rc=0
 	mkdir "$tmp"
@@ -136,7 +157,7 @@ check "... with a warning" grep -q 'did not power off' "$OUT/nopoweroff.err"
 # kill_mid_run SIGNAL: start a run whose guest sleeps, send the runner
 # SIGNAL once qemu writes its console, and check what is left behind.
 kill_mid_run() {
-	local sig=$1 tmp=$OUT/$1 runner rc=0
+	local sig=$1 tmp=$OUT/$1 runner rc=0 qemu
 	mkdir "$tmp"
 	TMPDIR=$tmp test/vm/run --kernel "$KERNEL" -- sleep 1000 >/dev/null 2>&1 &
 	runner=$!
@@ -144,11 +165,12 @@ kill_mid_run() {
 		[ -s "$(find "$tmp" -name console 2>/dev/null | head -n1)" ] && break
 		sleep 0.5
 	done
+	qemu=$(qemu_of $runner)	# this run's, by PID: not another run's qemu
 	kill -"$sig" $runner
 	wait $runner 2>/dev/null || rc=$?
 	sleep 1
 	check "SIG$sig stops the runner ($rc)" [ $rc = $((128 + $(kill -l "$sig"))) ]
-	check "... and its qemu" not pgrep -f "qemu-system.*$tmp"
+	check "... and its qemu, pid ${qemu%% *}" ended "$qemu"
 }
 kill_mid_run TERM
 check "... and the run's temporary files" [ -z "$(ls -A "$OUT/TERM")" ]
