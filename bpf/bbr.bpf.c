@@ -547,7 +547,7 @@ static __always_inline void set_cwnd(struct sock *sk, const struct rate_sample *
 	/* Grow toward the target; cut down to it only once the pipe is full. */
 	if (bbr->full_bw_reached)
 		cwnd = min(cwnd + acked, target);
-	else if (cwnd < target || tp->delivered < BBR_INIT_CWND)
+	else if (cwnd < target || tp->delivered < TCP_INIT_CWND)
 		cwnd = cwnd + acked;
 	cwnd = max(cwnd, (__u32)BBR_CWND_MIN_TARGET);
 done:

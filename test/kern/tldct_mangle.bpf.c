@@ -27,8 +27,6 @@
 
 char _license[] SEC("license") = "GPL";
 
-#define TCP_OPT_SPACE MAX_TCP_OPTION_SPACE /* after the 20-byte header */
-
 enum mode { ACK_BADLEN, ACK_MAX, ACK_N0, SYN_BADLEN, SYN_RANDOM };
 
 /* The offset of our option of @len bytes in the option space @opts of
@@ -44,7 +42,7 @@ static __always_inline int find_opt(__u8 *opts, void *data_end, __u32 optlen, __
 	 * nothing at run time; to the verifier it makes all the paths into an
 	 * iteration alike, and it explores one (loading takes 0.1 s, not 2). */
 #pragma unroll
-	for (i = 0; i < TCP_OPT_SPACE; i++) {
+	for (i = 0; i < MAX_TCP_OPTION_SPACE; i++) {
 		__u8 *p;
 
 		off &= 63;
