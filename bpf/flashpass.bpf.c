@@ -242,7 +242,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 			 * spend them at, would otherwise leave at line rate,
 			 * and several flows starting together overflow a
 			 * shallow buffer with scheduled data. */
-			rate = (__u64)init_cwnd * bytes * 1000000000ULL / rtt;
+			rate = (__u64)init_cwnd * bytes * NSEC_PER_SEC / rtt;
 			sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate :
 									     sk->sk_max_pacing_rate;
 			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
