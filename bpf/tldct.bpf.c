@@ -457,9 +457,9 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 		if (!ts || !ts->task)
 			break;
 		if (ccs_sockops_is_syn(skops))
-			bpf_reserve_hdr_opt(skops, TLDCT_OPT_SYN_LEN, 0);
+			ccs_expopt_reserve(skops, TLDCT_OPT_SYN_LEN);
 		else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX))
-			bpf_reserve_hdr_opt(skops, TLDCT_OPT_ACK_LEN, 0);
+			ccs_expopt_reserve(skops, TLDCT_OPT_ACK_LEN);
 		break;
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
 		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
