@@ -567,7 +567,7 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	/* ssthresh() keeps it at infinity (bbr_ssthresh) */
 	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
 	/* counted here, added to the map every BBR_STAT_BATCH ACKs (and at
-	 * release): a map update per ACK was a tenth of bbr_main() */
+	 * release): a map update per ACK is a sizeable part of bbr_main() */
 	if (CCS_STATS_ON && ++bbr->b_acks >= BBR_STAT_BATCH) {
 		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
 		bbr->b_acks = 0;

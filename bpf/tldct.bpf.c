@@ -85,8 +85,8 @@ struct tldct_ca {
 
 /* The task view is refreshed at a window's end, at most this often: on a
  * path of microseconds (loopback) every ACK ends a window, and a refresh
- * (the flow's task entry, its bytes, beta and gamma) costs three times
- * what DCTCP's own per-ACK work does. */
+ * (the flow's task entry, its bytes, beta and gamma) costs several times
+ * DCTCP's own per-ACK work. */
 #define TLDCT_REFRESH_MIN_US 500
 
 _Static_assert(sizeof(struct tldct_ca) <= 13 * sizeof(__u64), "ca state too big");
