@@ -547,7 +547,7 @@ static __always_inline void set_cwnd(struct sock *sk, const struct rate_sample *
 	/* Grow toward the target; cut down to it only once the pipe is full. */
 	if (bbr->full_bw_reached)
 		cwnd = min(cwnd + acked, target);
-	else if (cwnd < target || tp->delivered < BBR_INIT_CWND)
+	else if (cwnd < target || tp->delivered < TCP_INIT_CWND)
 		cwnd = cwnd + acked;
 	cwnd = max(cwnd, (__u32)BBR_CWND_MIN_TARGET);
 done:
@@ -567,7 +567,7 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	/* ssthresh() keeps it at infinity (bbr_ssthresh) */
 	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
 	/* counted here, added to the map every BBR_STAT_BATCH ACKs (and at
-	 * release): a map update per ACK was a tenth of bbr_main() */
+	 * release): a map update per ACK is a sizeable part of bbr_main() */
 	if (CCS_STATS_ON && ++bbr->b_acks >= BBR_STAT_BATCH) {
 		ccs_stat_add(CCS_STAT_ACKS, bbr->b_acks);
 		bbr->b_acks = 0;

@@ -8,14 +8,14 @@
 #ifndef CCSUITE_BBR_H
 #define CCSUITE_BBR_H
 
+#include "kdefs.h"
 #include "stats.h"
 #include "tunables.h"
 
-#define BW_SCALE     24
-#define BW_UNIT	     (1ULL << BW_SCALE)
-#define BBR_SCALE    8
-#define BBR_UNIT     (1 << BBR_SCALE)
-#define USEC_PER_SEC 1000000ULL
+#define BW_SCALE  24
+#define BW_UNIT	  (1ULL << BW_SCALE)
+#define BBR_SCALE 8
+#define BBR_UNIT  (1 << BBR_SCALE)
 
 enum ccs_bbr_mode {
 	BBR_MODE_STARTUP,   /* ramp up quickly to fill the pipe */
@@ -27,9 +27,8 @@ enum ccs_bbr_mode {
 
 #define BBR_CYCLE_LEN	    8
 #define BBR_CWND_MIN_TARGET 4
-#define BBR_INIT_CWND	    10
-#define BBR_MIN_TSO_RATE    1200000	      /* bit/s; below it TSO segs goal is 1 */
-#define BBR_GSO_MAX_BYTES   (65536 - 1 - 320) /* GSO_MAX_SIZE - 1 - MAX_TCP_HEADER */
+#define BBR_MIN_TSO_RATE    1200000 /* bit/s; below it TSO segs goal is 1 */
+#define BBR_GSO_MAX_BYTES   (GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER)
 
 /* Stats slots of bpf_bbr, after the common ones. */
 #define BBR_STATS(X, P)                                                                 \
@@ -86,7 +85,7 @@ static inline __u32 bbr_bdp_of(__u32 bw, __u32 min_rtt_us, __u32 gain)
 	__u64 w;
 
 	if (min_rtt_us == ~0U)
-		return BBR_INIT_CWND; /* no RTT sample yet */
+		return TCP_INIT_CWND; /* no RTT sample yet */
 	w = (__u64)bw * min_rtt_us;
 	return (__u32)((((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT);
 }

@@ -197,71 +197,103 @@ static long fp_take_one(__u32 i, void *data)
 	return 0;
 }
 
-/*
- * The credit phases: the ledger's demand and calibration inputs, the
- * phase, the window and the pacing rate.  Returns 0 when the flow falls
- * back to Reno now.
- */
-static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
-					     __u32 acked, __u64 now)
+/* TCP paces whole IP packets: a credit's segment with its headers. */
+static __always_inline __u32 fp_packet_bytes(const struct sock *sk)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tp), wait, spare, waste, rate;
-	/* TCP paces whole IP packets: a credit's segment with headers */
-	__u32 bytes = tp->mss_cache + tp->tcp_header_len +
-		      (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20);
-	struct fp_take take = {
-		.r = &l->ring,
-		.now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes)) / 1000),
-	};
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return tp->mss_cache + tp->tcp_header_len +
+	       (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20);
+}
+
+static __always_inline void fp_set_pacing(struct sock *sk, __u64 rate)
+{
+	sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
+}
+
+/* What the pacer reads from the ledger: the flow's demand, and the
+ * inputs of its calibration. */
+static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_ledger *l)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
 
 	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache,
 					fp_sndbuf_full(sk->sk_wmem_queued, sk->sk_sndbuf));
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
-	wait = fallback_rtts * rtt;
+}
+
+/* How long a flow with data waiting goes without a credit before it falls
+ * back: fallback_rtts RTTs (@rtt), at least fallback_ms. */
+static __always_inline __u64 fp_credit_wait(const struct fp_ca *ca, __u64 rtt)
+{
+	__u64 wait = fallback_rtts * rtt;
+
 	if (wait < (__u64)fallback_ms * 1000000)
 		wait = (__u64)fallback_ms * 1000000;
 	/* Once credits have come, the path has FlashPass: a drought is the
 	 * emulation queue's congestion, which the rate control works off. */
 	if (ca->phase == FP_PHASE_CREDIT)
 		wait *= FP_CREDIT_WAIT_X;
-	/* The wait for credits runs while the flow has data out or queued;
-	 * a FIN alone (one sequence number, and no TX_START to restart
-	 * the wait: it carries no payload) is not data waiting for credit. */
+	return wait;
+}
+
+/* The first credit came: the credit phase begins. */
+static __always_inline void fp_enter_credit(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
+					    __u64 now, __u64 rtt, __u32 bytes)
+{
+	ca->phase = FP_PHASE_CREDIT;
+	l->phase = FP_PHASE_CREDIT;
+	ca->win_start_ns = now;
+	/* The pre-credit phase paced at line rate.  Until the credits give a
+	 * rate, the initial window per RTT: a flow's first credits, banked
+	 * while it had no ACK to spend them at, would otherwise leave at line
+	 * rate, and several flows starting together overflow a shallow
+	 * buffer with scheduled data. */
+	fp_set_pacing(sk, (__u64)init_cwnd * bytes * NSEC_PER_SEC / rtt);
+	ccs_stat_inc(FP_STAT_PHASE_CREDIT);
+}
+
+/* The wait for credits, @recv the ledger's count of them now: it starts
+ * over when credits came or nothing waits for them, and the first credit
+ * begins the credit phase.  0 when the flow waited too long. */
+static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
+					   __u64 recv, __u64 now, __u64 rtt, __u32 bytes)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	/* The wait runs while the flow has data out or queued; a FIN alone
+	 * (one sequence number, and no TX_START to restart the wait: it
+	 * carries no payload) is not data waiting for credit. */
 	ca->idle = tp->write_seq - tp->snd_una <= 1;
-	if (recv != ca->last_recv || ca->idle) {
-		if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT) {
-			ca->phase = FP_PHASE_CREDIT;
-			l->phase = FP_PHASE_CREDIT;
-			ca->win_start_ns = now;
-			/* The pre-credit phase paced at line rate.  Until the
-			 * credits give a rate, the initial window per RTT: a
-			 * flow's first credits, banked while it had no ACK to
-			 * spend them at, would otherwise leave at line rate,
-			 * and several flows starting together overflow a
-			 * shallow buffer with scheduled data. */
-			rate = (__u64)init_cwnd * bytes * 1000000000ULL / rtt;
-			sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate :
-									     sk->sk_max_pacing_rate;
-			ccs_stat_inc(FP_STAT_PHASE_CREDIT);
-		}
-		ca->last_recv = recv;
-		ca->last_credit_ns = now;
-	} else if (now - ca->last_credit_ns > wait) {
-		fp_fall_back(sk, ca, l, FP_STAT_FALLBACKS);
-		return 0;
-	}
-	if (ca->phase == FP_PHASE_PRECREDIT) {
-		/* the initial window at line rate: it is unscheduled anyway */
-		tp->snd_cwnd = init_cwnd;
-		sk->sk_pacing_rate = sk->sk_max_pacing_rate;
-		return 1;
-	}
-	bpf_loop(FP_TAKE_MAX, fp_take_one, &take, 0);
-	l->usable += take.n;
-	spare = fp_spare(l);
+	if (recv == ca->last_recv && !ca->idle)
+		return now - ca->last_credit_ns <= fp_credit_wait(ca, rtt);
+	if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT)
+		fp_enter_credit(sk, ca, l, now, rtt, bytes);
+	ca->last_recv = recv;
+	ca->last_credit_ns = now;
+	return 1;
+}
+
+/* Take from the ring into @take the credits usable by now, or due within
+ * the lead (fp_lead_ns()). */
+static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *l,
+					    struct fp_take *take, __u64 now, __u64 rtt, __u32 bytes)
+{
+	take->r = &l->ring;
+	take->now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes)) / 1000);
+	bpf_loop(FP_TAKE_MAX, fp_take_one, take, 0);
+	l->usable += take->n;
+}
+
+/* The window of the credit phase: what is in flight and the usable
+ * credits not spent, those kept. */
+static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *ca,
+					     struct fp_ledger *l, __u32 acked)
+{
+	__u64 spare = fp_spare(l), waste;
+
 	/* A credit is good at its time: with nothing to send it is wasted,
 	 * and the flow banks no more than bank_max of them, so that a flow
 	 * held back for a while cannot burst its backlog of credits. */
@@ -273,28 +305,62 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 	}
 	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst);
 	ca->spare = spare < 0xffffffffULL ? (__u32)spare : 0xffffffffU;
-	/* Pacing: the credits' own spacing (their stamps), over windows of
-	 * at least an RTT and FP_PACE_WIN_NS, smoothed. */
-	if (take.n) {
+}
+
+/* Pacing: the credits' own spacing (their stamps, @take's among them),
+ * over windows of at least an RTT and FP_PACE_WIN_NS, smoothed. */
+static __always_inline void fp_credit_pacing(struct sock *sk, struct fp_ca *ca,
+					     const struct fp_take *take, __u64 now, __u64 rtt,
+					     __u32 bytes)
+{
+	__u64 rate;
+
+	if (take->n) {
 		if (!ca->win_n)
-			ca->win_first = take.first;
-		ca->win_last = take.last;
-		ca->win_n += take.n;
+			ca->win_first = take->first;
+		ca->win_last = take->last;
+		ca->win_n += take->n;
 	}
 	/* the first estimate as soon as FP_PACE_FIRST credits give one */
-	if (now - ca->win_start_ns >= max(rtt, FP_PACE_WIN_NS) ||
-	    (!ca->pace_rate && ca->win_n >= FP_PACE_FIRST)) {
-		rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
-		if (rate) {
-			ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
-			rate = ca->pace_rate + ca->pace_rate * pace_gain_pct / 100;
-			sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate :
-									     sk->sk_max_pacing_rate;
-		}
-		ca->win_start_ns = now;
-		ca->win_n = 0;
-		ca->emu_pps = fp_emu_pps_of(sk);
+	if (now - ca->win_start_ns < max(rtt, FP_PACE_WIN_NS) &&
+	    (ca->pace_rate || ca->win_n < FP_PACE_FIRST))
+		return;
+	rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
+	if (rate) {
+		ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
+		fp_set_pacing(sk, ca->pace_rate + ca->pace_rate * pace_gain_pct / 100);
 	}
+	ca->win_start_ns = now;
+	ca->win_n = 0;
+	ca->emu_pps = fp_emu_pps_of(sk);
+}
+
+/*
+ * The credit phases: the ledger's demand and calibration inputs, the
+ * phase, the window and the pacing rate.  Returns 0 when the flow falls
+ * back to Reno now.
+ */
+static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, struct fp_ledger *l,
+					     __u32 acked, __u64 now)
+{
+	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tcp_sk(sk));
+	__u32 bytes = fp_packet_bytes(sk);
+	struct fp_take take = {};
+
+	fp_ledger_inputs(sk, l);
+	if (!fp_wait_credits(sk, ca, l, recv, now, rtt, bytes)) {
+		fp_fall_back(sk, ca, l, FP_STAT_FALLBACKS);
+		return 0;
+	}
+	if (ca->phase == FP_PHASE_PRECREDIT) {
+		/* the initial window at line rate: it is unscheduled anyway */
+		tcp_sk(sk)->snd_cwnd = init_cwnd;
+		sk->sk_pacing_rate = sk->sk_max_pacing_rate;
+		return 1;
+	}
+	fp_take_credits(ca, l, &take, now, rtt, bytes);
+	fp_credit_window(tcp_sk(sk), ca, l, acked);
+	fp_credit_pacing(sk, ca, &take, now, rtt, bytes);
 	return 1;
 }
 

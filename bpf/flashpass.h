@@ -23,6 +23,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "kdefs.h"
 #include "stats.h"
 #include "tunables.h"
 
@@ -322,7 +323,7 @@ static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_
 
 static inline __u64 fp_rate_min(__u64 rtt_ns, __u64 r_max)
 {
-	__u64 r = rtt_ns ? 1000000000ULL / rtt_ns : 1, cap = r_max / FP_RATE_MIN_DIV;
+	__u64 r = rtt_ns ? NSEC_PER_SEC / rtt_ns : 1, cap = r_max / FP_RATE_MIN_DIV;
 
 	if (r > cap)
 		r = cap;
@@ -517,7 +518,7 @@ static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
 {
 	if (n < 2 || !span_us)
 		return 0;
-	return (n - 1) * bytes * 1000000ULL / span_us;
+	return (n - 1) * bytes * USEC_PER_SEC / span_us;
 }
 
 /*
@@ -534,7 +535,7 @@ static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
 
 static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
 {
-	__u64 lead = pace_Bps ? 4ULL * bytes * 1000000000ULL / pace_Bps : rtt_ns;
+	__u64 lead = pace_Bps ? 4ULL * bytes * NSEC_PER_SEC / pace_Bps : rtt_ns;
 
 	if (lead < FP_LEAD_MIN_NS)
 		lead = FP_LEAD_MIN_NS;

@@ -85,8 +85,8 @@ struct tldct_ca {
 
 /* The task view is refreshed at a window's end, at most this often: on a
  * path of microseconds (loopback) every ACK ends a window, and a refresh
- * (the flow's task entry, its bytes, beta and gamma) costs three times
- * what DCTCP's own per-ACK work does. */
+ * (the flow's task entry, its bytes, beta and gamma) costs several times
+ * DCTCP's own per-ACK work. */
 #define TLDCT_REFRESH_MIN_US 500
 
 _Static_assert(sizeof(struct tldct_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -388,112 +388,161 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
 }
 
+/* Listener: keep the SYN for PASSIVE_ESTABLISHED, and see its options. */
+static __always_inline void rx_listen(struct bpf_sock_ops *skops)
+{
+	int one = 1;
+
+	if (!is_tldct(skops))
+		return;
+	bpf_setsockopt(skops, SOL_TCP, TCP_SAVE_SYN, &one, sizeof(one));
+	ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
+}
+
+/* Sender: a task id on the SYN, then the receiver's options. */
+static __always_inline void tx_connect(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct sock *sk = (struct sock *)bpf_skc_to_tcp_sock(bsk);
+	struct tldct_sk *ts;
+
+	if (!sk || !is_tldct(skops))
+		return;
+	ts = tldct_sk_of(sk);
+	if (ts && ts->task)
+		ccs_sockops_cb_flags(skops,
+				     BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+					     BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG,
+				     0);
+}
+
+/* Sender, SYN done: stop writing options, on the sockets we asked it of
+ * only (another sockops program may want them on its own). */
+static __always_inline void tx_established(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+
+	if (ts && ts->task && is_tldct(skops))
+		ccs_sockops_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
+}
+
+/* Receiver (a bpf_tldct listener's flow): never a sender of a task, and
+ * it joins the task its SYN named, if any. */
+static __always_inline void rx_join(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_key key;
+	struct ccs_expopt o;
+	struct tldct_sk *ts;
+
+	if (!is_tldct(skops))
+		return;
+	ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!ts)
+		return;
+	ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
+	if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
+		return;
+	ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
+	ts->task = ccs_be_load(o.val, 8);
+	if (!ts->task)
+		return;
+	ts->flags |= TLDCT_SK_RX;
+	rx_key(bsk, ts, &key);
+	if (rx_may_make(&key))
+		task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received,
+			    TLDCT_STAT_RX_TASKS_NEW);
+	ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG,
+			     0);
+}
+
+/* The option the segment being written carries, by its length: the task
+ * id on the sender's SYN, the view on the receiver's segments after its
+ * SYN-ACK; 0: none. */
+static __always_inline __u32 opt_len_of(const struct bpf_sock_ops *skops, const struct tldct_sk *ts)
+{
+	if (ccs_sockops_is_syn(skops))
+		return TLDCT_OPT_SYN_LEN;
+	if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX))
+		return TLDCT_OPT_ACK_LEN;
+	return 0;
+}
+
+/* Room on the segments opt_write() fills only: another program may have
+ * asked for the callback on its sockets. */
+static __always_inline void opt_reserve(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+	__u32 len;
+
+	if (!ts || !ts->task)
+		return;
+	len = opt_len_of(skops, ts);
+	if (len)
+		ccs_expopt_reserve(skops, len);
+}
+
+static __always_inline void opt_write(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+	__u32 len;
+
+	if (!ts || !ts->task)
+		return;
+	len = opt_len_of(skops, ts);
+	if (len == TLDCT_OPT_SYN_LEN) {
+		if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
+			ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
+	} else if (len == TLDCT_OPT_ACK_LEN) {
+		rx_write_view(skops, bsk, ts);
+	}
+}
+
+/* Sender: the receiver's view of the task, checked. */
+static __always_inline void tx_take_view(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+	struct ccs_expopt o;
+
+	if (!ts || !ts->task || (ts->flags & TLDCT_SK_PEER) ||
+	    load_opt(skops, &o, TLDCT_OPT_ACK_LEN, 0))
+		return;
+	ts->fb = ccs_be_load(o.val, 4);
+	ts->fb_ms = now_ms();
+	ts->flags |= TLDCT_SK_FEEDBACK;
+	ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);
+}
+
+/* Receiver: the flow ends (FIN in, or closed). */
+static __always_inline void rx_leave(struct bpf_sock_ops *skops, struct bpf_sock *bsk)
+{
+	struct tldct_key key;
+	struct tldct_sk *ts;
+
+	if (skops->args[1] != TCP_CLOSE_WAIT && skops->args[1] != TCP_CLOSE)
+		return;
+	ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
+	if (ts && (ts->flags & TLDCT_SK_RX)) {
+		rx_key(bsk, ts, &key);
+		task_leave(&tldct_rx_tasks, &key, ts, skops->bytes_received);
+		ts->flags &= ~TLDCT_SK_RX;
+	}
+}
+
 SEC("sockops")
 int tldct_sockops(struct bpf_sock_ops *skops)
 {
 	struct bpf_sock *bsk = skops->sk;
-	struct tldct_key key;
-	struct ccs_expopt o;
-	struct tldct_sk *ts;
-	struct sock *sk;
-	int one = 1;
 
 	if (!bsk)
 		return 1;
 	switch (skops->op) {
-	case BPF_SOCK_OPS_TCP_LISTEN_CB:
-		/* keep the SYN for PASSIVE_ESTABLISHED, and see its options */
-		if (is_tldct(skops)) {
-			bpf_setsockopt(skops, SOL_TCP, TCP_SAVE_SYN, &one, sizeof(one));
-			ccs_sockops_cb_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG, 0);
-		}
-		break;
-	case BPF_SOCK_OPS_TCP_CONNECT_CB:
-		/* sender: a task id on the SYN, then the receiver's options */
-		sk = (struct sock *)bpf_skc_to_tcp_sock(bsk);
-		if (!sk || !is_tldct(skops))
-			break;
-		ts = tldct_sk_of(sk);
-		if (ts && ts->task)
-			ccs_sockops_cb_flags(skops,
-					     BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-						     BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG,
-					     0);
-		break;
-	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
-		/* SYN done: stop writing options, on the sockets we asked it of
-		 * only (another sockops program may want them on its own) */
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (ts && ts->task && is_tldct(skops))
-			ccs_sockops_cb_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
-		break;
-	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
-		/* receiver (a bpf_tldct listener's flow): never a sender of a
-		 * task, and it joins the task its SYN named, if any */
-		if (!is_tldct(skops))
-			break;
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
-		if (!ts)
-			break;
-		ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
-		if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
-			break;
-		ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
-		ts->task = ccs_be_load(o.val, 8);
-		if (!ts->task)
-			break;
-		ts->flags |= TLDCT_SK_RX;
-		rx_key(bsk, ts, &key);
-		if (rx_may_make(&key))
-			task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received,
-				    TLDCT_STAT_RX_TASKS_NEW);
-		ccs_sockops_cb_flags(
-			skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG | BPF_SOCK_OPS_STATE_CB_FLAG, 0);
-		break;
-	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
-		/* room on the segments WRITE_HDR_OPT_CB fills only: another
-		 * program may have asked for the callback on its sockets */
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (!ts || !ts->task)
-			break;
-		if (ccs_sockops_is_syn(skops))
-			bpf_reserve_hdr_opt(skops, TLDCT_OPT_SYN_LEN, 0);
-		else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX))
-			bpf_reserve_hdr_opt(skops, TLDCT_OPT_ACK_LEN, 0);
-		break;
-	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (!ts || !ts->task)
-			break;
-		if (ccs_sockops_is_syn(skops)) {
-			if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
-				ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
-		} else if (!(skops->skb_tcp_flags & TCPHDR_SYN) && (ts->flags & TLDCT_SK_RX)) {
-			rx_write_view(skops, bsk, ts);
-		}
-		break;
-	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
-		/* sender: the receiver's view of the task, checked */
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (!ts || !ts->task || (ts->flags & TLDCT_SK_PEER) ||
-		    load_opt(skops, &o, TLDCT_OPT_ACK_LEN, 0))
-			break;
-		ts->fb = ccs_be_load(o.val, 4);
-		ts->fb_ms = now_ms();
-		ts->flags |= TLDCT_SK_FEEDBACK;
-		ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);
-		break;
-	case BPF_SOCK_OPS_STATE_CB:
-		/* receiver: the flow ends (FIN in, or closed) */
-		if (skops->args[1] != TCP_CLOSE_WAIT && skops->args[1] != TCP_CLOSE)
-			break;
-		ts = bpf_sk_storage_get(&tldct_sk, bsk, NULL, 0);
-		if (ts && (ts->flags & TLDCT_SK_RX)) {
-			rx_key(bsk, ts, &key);
-			task_leave(&tldct_rx_tasks, &key, ts, skops->bytes_received);
-			ts->flags &= ~TLDCT_SK_RX;
-		}
-		break;
+	case BPF_SOCK_OPS_TCP_LISTEN_CB: rx_listen(skops); break;
+	case BPF_SOCK_OPS_TCP_CONNECT_CB: tx_connect(skops, bsk); break;
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB: tx_established(skops, bsk); break;
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB: rx_join(skops, bsk); break;
+	case BPF_SOCK_OPS_HDR_OPT_LEN_CB: opt_reserve(skops, bsk); break;
+	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB: opt_write(skops, bsk); break;
+	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB: tx_take_view(skops, bsk); break;
+	case BPF_SOCK_OPS_STATE_CB: rx_leave(skops, bsk); break;
 	}
 	return 1;
 }

@@ -32,6 +32,7 @@
 
 #include "dctcp.h"
 #include "group.h"
+#include "kdefs.h"
 
 #define TLDCT_ONE 1024U /* 1.0 for beta, gamma and scales */
 
@@ -234,7 +235,7 @@ struct tldct_peer {
 	__u32 pad;
 };
 
-#define TLDCT_PEER_WINDOW_NS 1000000000ULL
+#define TLDCT_PEER_WINDOW_NS NSEC_PER_SEC
 
 /* May the peer make one more entry at @now_ns?  1, and counted; else 0. */
 static inline int tldct_peer_take(struct tldct_peer *p, __u64 now_ns, __u32 per_s)

@@ -26,28 +26,17 @@
 
 char _license[] SEC("license") = "GPL";
 
-/* The UDP header of an unfragmented UDP packet at @p: 0, or < 0. */
-static __always_inline int fp_udp(struct __sk_buff *skb, const struct ccs_pkt *p, struct udphdr *uh)
+/* The fp_wire that is the UDP payload at @c, @len bytes by its header
+ * (ccs_pkt_udp()), if the datagram is one of @type. */
+static __always_inline enum fp_wire_err fp_wire_load(struct ccs_cursor *c, int len,
+						     struct fp_wire *w, enum fp_type type)
 {
-	if (p->l4_proto != IPPROTO_UDP || !p->l4_off)
-		return -1;
-	return bpf_skb_load_bytes(skb, p->l4_off, uh, sizeof(*uh)) ? -1 : 0;
-}
-
-/* The fp_wire after @uh, if the datagram is one of @type. */
-static __always_inline enum fp_wire_err fp_wire_load(struct __sk_buff *skb, const struct ccs_pkt *p,
-						     const struct udphdr *uh, struct fp_wire *w,
-						     enum fp_type type)
-{
-	__u32 ulen = bpf_ntohs(uh->len);
-
 	/* the datagram must lie inside the IP packet */
-	if (ulen < sizeof(*uh) || p->l4_off - p->l3_off + ulen > p->l3_len)
+	if (len < 0)
 		return FP_WIRE_SHORT;
-	ulen -= sizeof(*uh);
-	if (ulen != FP_WIRE_LEN)
-		return ulen < FP_WIRE_LEN ? FP_WIRE_SHORT : FP_WIRE_LONG;
-	if (bpf_skb_load_bytes(skb, p->l4_off + sizeof(*uh), w, FP_WIRE_LEN))
+	if (len != FP_WIRE_LEN)
+		return len < FP_WIRE_LEN ? FP_WIRE_SHORT : FP_WIRE_LONG;
+	if (ccs_cur_pull(c, w, FP_WIRE_LEN))
 		return FP_WIRE_SHORT;
 	return fp_wire_check(w, FP_WIRE_LEN, type);
 }
@@ -119,14 +108,19 @@ static __always_inline int fp_reflect(struct __sk_buff *skb, const struct ccs_pk
 SEC("tc")
 int fp_receiver(struct __sk_buff *skb)
 {
+	struct ccs_cursor c;
 	struct ccs_pkt p;
 	struct udphdr uh;
 	struct fp_wire w;
 	enum fp_wire_err e;
+	int len;
 
-	if (ccs_parse(skb, &p) != CCS_PKT_IP || fp_udp(skb, &p, &uh) || uh.dest != bpf_htons(port))
+	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
-	e = fp_wire_load(skb, &p, &uh, &w, FP_EMULATION);
+	len = ccs_pkt_udp(skb, &p, &c, &uh);
+	if (len == CCS_UDP_NONE || uh.dest != bpf_htons(port))
+		return TC_ACT_OK;
+	e = fp_wire_load(&c, len, &w, FP_EMULATION);
 	if (e)
 		return fp_wire_drop(e);
 	if (fp_reflect(skb, &p))
@@ -161,6 +155,7 @@ static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
 SEC("tc")
 int fp_sender_in(struct __sk_buff *skb)
 {
+	struct ccs_cursor c;
 	struct fp_ledger *l;
 	struct ccs_pkt p;
 	struct udphdr uh;
@@ -168,11 +163,14 @@ int fp_sender_in(struct __sk_buff *skb)
 	struct fp_key k;
 	enum fp_wire_err e;
 	__u64 now, t;
+	int len;
 
-	if (ccs_parse(skb, &p) != CCS_PKT_IP || fp_udp(skb, &p, &uh) ||
-	    uh.source != bpf_htons(port))
+	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
-	e = fp_wire_load(skb, &p, &uh, &w, FP_CREDIT);
+	len = ccs_pkt_udp(skb, &p, &c, &uh);
+	if (len == CCS_UDP_NONE || uh.source != bpf_htons(port))
+		return TC_ACT_OK;
+	e = fp_wire_load(&c, len, &w, FP_CREDIT);
 	if (e)
 		return fp_wire_drop(e);
 	/* the credit's destination is this host: the flow's local end */

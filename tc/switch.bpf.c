@@ -69,13 +69,14 @@ static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
 	return BPF_CORE_READ(q, qstats.backlog);
 }
 
-/* Is the packet at @p one for the emulation queue (UDP to emu_port)? */
+/* Is the packet at @p one for the emulation queue (UDP to emu_port)?  By
+ * the port alone, whatever the datagram's length says. */
 static __always_inline bool sw_is_emulation(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
+	struct ccs_cursor c;
 	struct udphdr uh;
 
-	return cfg.emu_port && p->l4_proto == IPPROTO_UDP && p->l4_off &&
-	       !bpf_skb_load_bytes(skb, p->l4_off, &uh, sizeof(uh)) &&
+	return cfg.emu_port && ccs_pkt_udp(skb, p, &c, &uh) != CCS_UDP_NONE &&
 	       uh.dest == bpf_htons(cfg.emu_port);
 }
 

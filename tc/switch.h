@@ -32,6 +32,7 @@
 #include <linux/types.h>
 #include <linux/bpf.h> /* struct bpf_spin_lock */
 #endif
+#include "kdefs.h"
 
 #define SW_CLASSES 4
 #define SW_DSCPS   64
@@ -40,7 +41,6 @@
 #define SW_RATE_MAX   10000000000ULL /* 10 Gbit/s */
 #define SW_BUFFER_MAX (64U << 20)    /* 64 MiB */
 #define SW_BUFFER_MIN 1514U	     /* one full-sized Ethernet frame */
-#define NSEC_PER_SEC  1000000000ULL
 
 enum sw_queue { SW_QUEUE_VIRTUAL, SW_QUEUE_QDISC };
 

@@ -7,9 +7,9 @@
  * bpf_tldct to tell the struct_ops floor (what any BPF CC with these
  * callbacks costs) from the suite's own overhead.
  *
- * Bench-only: ssthresh() goes back to the kernel's PRR unrepaired, which
- * on AMD with SRSO can take a corrupted value (bpf/lib/ccsuite.bpf.h,
- * ccs_ret_repair()); the benchmark's flows run below the link rate, where
+ * Bench-only: what ssthresh() returns goes to the kernel's PRR unrepaired
+ * (bpf/lib/ccsuite.bpf.h, ccs_ret_repair(), says when the kernel gets
+ * another value); the benchmark's flows run below the link rate, where
  * ssthresh() is not called.
  */
 #include "ccsuite.bpf.h"

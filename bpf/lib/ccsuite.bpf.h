@@ -118,7 +118,7 @@ static __always_inline int ccs_ack_flag_of(const struct sock *sk, const struct r
  * init() and release() do not pair on every kernel.  6.1 calls release() on
  * every socket leaving the CC, among them a listener that chose it with
  * setsockopt() and never had init() (its children do); later kernels (6.18
- * here) skip release() unless icsk_ca_initialized.  So init() marks the
+ * among them) skip release() unless icsk_ca_initialized.  So init() marks the
  * flow live in the algorithm's own state, and release() counts it, and does
  * its clean-up, only when the mark is there: flows_init - flows_release is
  * the flows using the CC on both.  A macro, as the mark may be a bitfield.
@@ -357,14 +357,12 @@ static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
 
 /*
  * The kernel does not always get what a BPF CC's ssthresh() or undo_cwnd()
- * returned.  On 6.18 on AMD with the SRSO "safe RET" mitigation, 1 to 5 in
- * 1000 calls under load hand the kernel 0x81104110 instead: the low half
- * of a kernel text address (the return thunk's), so bit 31 is set, which
- * no real ssthresh or cwnd has (both stay at or below
- * TCP_INFINITE_SSTHRESH).  The kernel's PRR divides that ssthresh by
+ * returned: with AMD's SRSO mitigation ("safe RET") it can get the low
+ * half of a kernel text address (the return thunk's) instead.  Its bit 31
+ * is set, which no real ssthresh or cwnd has (both stay at or below
+ * TCP_INFINITE_SSTHRESH).  The kernel's PRR divides such an ssthresh by
  * prior_cwnd and sets cwnd to hundreds of millions: a line-rate burst
- * until the buffer overflows.  Kernel CCs (direct calls) are not affected;
- * a minimal BPF CC whose ssthresh() is cwnd/2 is.
+ * until the buffer overflows.  Kernel CCs (direct calls) are not affected.
  *
  * So no suite CC leaves its window to the kernel's PRR: each runs
  * cong_control() (the DCTCP-based ones do the kernel's PRR themselves,

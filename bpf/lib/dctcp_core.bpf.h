@@ -37,7 +37,7 @@ struct dctcp_core {
 	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */
 	/* Counts of every ACK and window, kept here and added to the stats
 	 * map every DCTCP_STAT_BATCH ACKs and when the flow ends: a map
-	 * update per ACK cost more than the rest of in_ack_event(). */
+	 * update per ACK costs more than the rest of in_ack_event(). */
 	__u16 b_acks;
 	__u16 b_ece;
 	__u32 b_alpha_updates;

@@ -2,11 +2,14 @@
 /*
  * Kernel constants that are #defines, so absent from vmlinux.h: the one
  * place BPF programs of the suite (bpf/, tc/, test/kern/) take them from,
- * as the selftests' progs/bpf_tracing_net.h does.  Each group names the
- * header it comes from.
+ * as the selftests' progs/bpf_tracing_net.h does, with kdefs.h, which
+ * holds those that host C may include too.  Each group names the header
+ * it comes from.
  */
 #ifndef CCSUITE_KDEFS_BPF_H
 #define CCSUITE_KDEFS_BPF_H
+
+#include "kdefs.h"
 
 /* include/uapi/asm-generic/errno-base.h, errno.h */
 #define ENOENT 2

@@ -6,6 +6,7 @@
  * (frames are untrusted).  ccs_parse() fills a struct ccs_pkt with what
  * the programs decide on: the IP header's place and TOS byte, and for an
  * unfragmented TCP segment the TCP header's place and the header itself.
+ * A program that looks into UDP takes the UDP step, ccs_pkt_udp(), after.
  */
 #ifndef CCSUITE_PARSE_BPF_H
 #define CCSUITE_PARSE_BPF_H
@@ -120,6 +121,40 @@ static __always_inline enum ccs_pkt_kind ccs_parse(struct __sk_buff *skb, struct
 	p->tcp = !ccs_cur_pull(&c, &p->th, sizeof(p->th)) && p->th.doff >= 5 &&
 		 p->l4_off - p->l3_off + p->th.doff * 4 <= l3_len;
 	return CCS_PKT_IP;
+}
+
+enum ccs_udp_err {
+	CCS_UDP_NONE = -1,    /* not UDP, or the frame ends inside its header */
+	CCS_UDP_BAD_LEN = -2, /* its length is below its header's, or beyond the IP packet */
+};
+
+/* The UDP step: the header at the cursor into @uh, the cursor on to the
+ * payload.  The payload's length per the header when the datagram lies
+ * within the @room bytes of the IP packet from the cursor on; else
+ * CCS_UDP_BAD_LEN, with @uh read, or CCS_UDP_NONE. */
+static __always_inline int ccs_cur_udp(struct ccs_cursor *c, __u32 room, struct udphdr *uh)
+{
+	__u32 ulen;
+
+	if (ccs_cur_pull(c, uh, sizeof(*uh)))
+		return CCS_UDP_NONE;
+	ulen = bpf_ntohs(uh->len);
+	if (ulen < sizeof(*uh) || ulen > room)
+		return CCS_UDP_BAD_LEN;
+	return ulen - sizeof(*uh);
+}
+
+/* The UDP step for @p (ccs_parse()): for an unfragmented UDP packet, the
+ * cursor @c set at its header and ccs_cur_udp(); else CCS_UDP_NONE. */
+static __always_inline int ccs_pkt_udp(struct __sk_buff *skb, const struct ccs_pkt *p,
+				       struct ccs_cursor *c, struct udphdr *uh)
+{
+	if (p->l4_proto != IPPROTO_UDP || !p->l4_off)
+		return CCS_UDP_NONE;
+	c->skb = skb;
+	c->off = p->l4_off;
+	/* no wrap: the IP header fits in l3_len (ccs_parse()) */
+	return ccs_cur_udp(c, p->l3_len - (p->l4_off - p->l3_off), uh);
 }
 
 /* Set CE in the IP header at @p: IPv4 fixes its checksum, IPv6 has none. */

@@ -11,10 +11,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
-
-/* The largest ssthresh or cwnd the kernel ever holds (include/net/tcp.h).
- * A value above it did not come from TCP: ccs_ret_repair(). */
-#define TCP_INFINITE_SSTHRESH 0x7fffffff
+#include "kdefs.h"
 
 /*
  * tcp_cwnd_reduction(): RFC 6937 proportional rate reduction.  The window
@@ -62,7 +59,7 @@ static inline __u64 tcp_cc_pacing_rate(__u32 mss, __u32 cwnd, __u32 packets_out,
 				       __u32 srtt_us8, __u32 ss_ratio, __u32 ca_ratio,
 				       __u64 max_rate)
 {
-	__u64 rate = (__u64)mss * ((1000000 / 100) << 3);
+	__u64 rate = (__u64)mss * ((USEC_PER_SEC / 100) << 3);
 
 	rate *= cwnd < ssthresh / 2 ? ss_ratio : ca_ratio;
 	rate *= cwnd > packets_out ? cwnd : packets_out;

@@ -91,8 +91,16 @@ static __always_inline void ccs_be_store(__u8 *p, __u64 v, int n)
 		p[i] = v & 0xff;
 }
 
+/* Room for an option of @len bytes on the segment being sized, at
+ * BPF_SOCK_OPS_HDR_OPT_LEN_CB, for ccs_expopt_store() to fill. */
+static __always_inline int ccs_expopt_reserve(struct bpf_sock_ops *skops, __u32 len)
+{
+	return bpf_reserve_hdr_opt(skops, len, 0);
+}
+
 /* Write the option with the low @len - 4 bytes of @val (@len <= 12);
- * space for it was reserved at BPF_SOCK_OPS_HDR_OPT_LEN_CB. */
+ * space for it was reserved at BPF_SOCK_OPS_HDR_OPT_LEN_CB
+ * (ccs_expopt_reserve()). */
 static __always_inline int ccs_expopt_store(struct bpf_sock_ops *skops, __u8 kind, __u16 exid,
 					    __u64 val, __u32 len)
 {

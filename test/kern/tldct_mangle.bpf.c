@@ -16,54 +16,59 @@
  *
  * The option space keeps its size, so the rest of the header parses as
  * before, and the TCP checksum is fixed.  Anything else passes untouched.
- * It walks the options in place: those of locally sent segments are in the
- * linear part.  The test runs it on crafted frames too (BPF_PROG_TEST_RUN).
+ * Segments are read with the suite's packet cursor (lib/parse.bpf.h) and
+ * options in the layout of lib/tcpopt.bpf.h; that header's helpers for
+ * finding an option are sock_ops ones, so the walk is here.  The test runs
+ * it on crafted frames too (BPF_PROG_TEST_RUN).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "parse.bpf.h"
+#include "tcpopt.bpf.h"
 #include "tldct.h"
 
 char _license[] SEC("license") = "GPL";
 
-#define TCP_OPT_SPACE MAX_TCP_OPTION_SPACE /* after the 20-byte header */
-
 enum mode { ACK_BADLEN, ACK_MAX, ACK_N0, SYN_BADLEN, SYN_RANDOM };
 
-/* The offset of our option of @len bytes in the option space @opts of
- * @optlen bytes, or -1.  A malformed option list ends the walk, as it
- * ends the stack's own parsing (tcp_parse_options()). */
-static __always_inline int find_opt(__u8 *opts, void *data_end, __u32 optlen, __u32 len)
+/* The offset in the TCP header at @l4 of our option of @len bytes, among
+ * the @optlen bytes of options after its fixed part, or -1.  A malformed
+ * option list ends the walk, as it ends the stack's own parsing
+ * (tcp_parse_options()). */
+static __always_inline int find_opt(struct __sk_buff *skb, __u32 l4, __u32 optlen, __u32 len)
 {
-	__u32 off = 0;
+	struct ccs_cursor c = { .skb = skb };
+	struct ccs_expopt o;
+	__u32 off = 0, at;
 	int i;
 
 	/* Unrolled: the verifier prunes a path only against one that reached
 	 * the same instruction.  off <= optlen <= 40, so the mask changes
 	 * nothing at run time; to the verifier it makes all the paths into an
-	 * iteration alike, and it explores one (loading takes 0.1 s, not 2). */
+	 * iteration alike, and it explores one. */
 #pragma unroll
-	for (i = 0; i < TCP_OPT_SPACE; i++) {
-		__u8 *p;
-
+	for (i = 0; i < MAX_TCP_OPTION_SPACE; i++) {
 		off &= 63;
-		p = opts + off;
-		if (off >= optlen || (void *)(p + 1) > data_end)
+		at = l4 + sizeof(struct tcphdr) + off;
+		c.off = at;
+		if (off >= optlen || ccs_cur_pull(&c, &o, 1))
 			return -1;
-		if (p[0] == TCPOPT_EOL)
+		if (o.kind == TCPOPT_EOL)
 			return -1;
-		if (p[0] == TCPOPT_NOP) {
+		if (o.kind == TCPOPT_NOP) {
 			off++;
 			continue;
 		}
-		/* (with less than 4 bytes left there is no room for ours) */
-		if ((void *)(p + 4) > data_end || p[1] < 2 || off + p[1] > optlen)
+		/* kind, length and ExID (with less than 4 bytes left there is
+		 * no room for ours) */
+		c.off = at;
+		if (ccs_cur_pull(&c, &o, 4) || o.len < 2 || off + o.len > optlen)
 			return -1;
-		if (p[0] == TLDCT_OPT_KIND && p[1] == len && p[2] == (TLDCT_OPT_EXID >> 8) &&
-		    p[3] == (TLDCT_OPT_EXID & 0xff))
-			return off;
-		off += p[1];
+		if (o.kind == TLDCT_OPT_KIND && o.len == len &&
+		    o.exid[0] == (TLDCT_OPT_EXID >> 8) && o.exid[1] == (TLDCT_OPT_EXID & 0xff))
+			return sizeof(struct tcphdr) + off;
+		off += o.len;
 	}
 	return -1;
 }
@@ -82,17 +87,41 @@ static __always_inline void set_byte(struct __sk_buff *skb, __u32 l4, __u32 off,
 			    bpf_htons((__u16)from << shift), bpf_htons((__u16)to << shift), 2);
 }
 
+/* @new: @old as @mode rewrites it (@len bytes). */
+static __always_inline void rewrite(struct ccs_expopt *new, const struct ccs_expopt *old, __u32 len,
+				    enum mode mode)
+{
+	__u8 *b = (__u8 *)new;
+	__u32 fb;
+
+	*new = *old;
+	switch (mode) {
+	case ACK_BADLEN:
+	case SYN_BADLEN:
+		new->len = len - 2;
+		b[len - 2] = b[len - 1] = TCPOPT_NOP;
+		break;
+	case ACK_MAX: ccs_be_store(new->val, tldct_feedback_pack(~0ULL, ~0ULL), 4); break;
+	case ACK_N0:
+		fb = ccs_be_load(old->val, 4);
+		ccs_be_store(new->val, tldct_feedback_pack(tldct_feedback_bytes(fb), 0), 4);
+		break;
+	case SYN_RANDOM:
+		ccs_be_store(new->val, (__u64)bpf_get_prandom_u32() << 32 | bpf_get_prandom_u32(),
+			     8);
+		break;
+	}
+}
+
 static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 {
-	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
 	bool on_syn = mode == SYN_BADLEN || mode == SYN_RANDOM;
 	__u32 len = on_syn ? TLDCT_OPT_SYN_LEN : TLDCT_OPT_ACK_LEN;
-	__u8 old[TLDCT_OPT_SYN_LEN] = {}, new[TLDCT_OPT_SYN_LEN]; /* ACK: 8 used */
+	struct ccs_expopt old = {}, new; /* ACK: 8 bytes used */
+	struct ccs_cursor c = { .skb = skb };
+	const __u8 *ob = (void *)&old, *nb = (void *)&new;
 	struct ccs_pkt p;
-	__u32 l4, toff;
-	__u8 *opts;
-	__u64 task;
-	int off, i;
+	int toff, i;
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP || p.v6 || !p.tcp)
 		return TC_ACT_OK;
@@ -100,34 +129,16 @@ static __always_inline int mangle(struct __sk_buff *skb, enum mode mode)
 	 * segments after its SYN-ACK */
 	if (on_syn ? !p.th.syn || p.th.ack : p.th.syn)
 		return TC_ACT_OK;
-	l4 = p.l4_off & 0xff; /* <= 14 + 8 + 60: a bound the verifier can use */
-	opts = data + l4 + sizeof(struct tcphdr);
-	off = find_opt(opts, data_end, p.th.doff * 4 - sizeof(struct tcphdr), len);
-	if (off < 0)
+	toff = find_opt(skb, p.l4_off, p.th.doff * 4 - sizeof(struct tcphdr), len);
+	if (toff < 0)
 		return TC_ACT_OK;
-	toff = sizeof(struct tcphdr) + off;
-	if (bpf_skb_load_bytes(skb, l4 + toff, old, len))
+	c.off = p.l4_off + toff;
+	if (ccs_cur_pull(&c, &old, len))
 		return TC_ACT_OK;
-	__builtin_memcpy(new, old, sizeof(new));
-
-	switch (mode) {
-	case ACK_BADLEN:
-	case SYN_BADLEN:
-		new[1] = len - 2;
-		new[len - 2] = new[len - 1] = TCPOPT_NOP;
-		break;
-	case ACK_MAX: new[4] = new[5] = new[6] = new[7] = 0xff; break;
-	case ACK_N0: new[7] = 0; break;
-	case SYN_RANDOM:
-		task = (__u64)bpf_get_prandom_u32() << 32 | bpf_get_prandom_u32();
-		for (i = 0; i < 8; i++)
-			new[4 + i] = task >> (56 - 8 * i);
-		break;
-	}
-
+	rewrite(&new, &old, len, mode);
 	for (i = 0; i < len; i++)
-		if (new[i] != old[i])
-			set_byte(skb, l4, toff + i, old[i], new[i]);
+		if (nb[i] != ob[i])
+			set_byte(skb, p.l4_off, toff + i, ob[i], nb[i]);
 	return TC_ACT_OK;
 }
 

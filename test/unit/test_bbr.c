@@ -96,7 +96,7 @@ Test(bbr, bdp_rounds_up_and_applies_the_gain)
 {
 	cr_assert_eq(bbr_bdp_of(BW_100M, 20000, BBR_UNIT), 173u);
 	cr_assert_eq(bbr_bdp_of(BW_100M, 20000, 2 * BBR_UNIT), 346u);
-	cr_assert_eq(bbr_bdp_of(BW_100M, ~0U, BBR_UNIT), (__u32)BBR_INIT_CWND, "no RTT yet");
+	cr_assert_eq(bbr_bdp_of(BW_100M, ~0U, BBR_UNIT), (__u32)TCP_INIT_CWND, "no RTT yet");
 	cr_assert_eq(bbr_bdp_of(0, 20000, BBR_UNIT), 0u);
 }
 

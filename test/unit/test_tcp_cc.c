@@ -39,9 +39,10 @@ Test(tcp_cc_prr, fast_retransmit_forced)
 	cr_assert_eq(tcp_cc_prr_cwnd(10, 10, 20, 1, 1, 1, 0, 0), 10);
 }
 
-/* Why the CCs check ssthresh before PRR runs: the corrupted value seen on
- * 6.18 (bit 31 set) makes delta negative and the "proportional" window
- * 0x81104110 * 5 / 12 segments. */
+/* Why the CCs check ssthresh before PRR runs: a corrupted return value
+ * (the low half of a kernel text address, bit 31 set: ccs_ret_repair())
+ * makes delta negative and the "proportional" window bad * 5 / 12
+ * segments. */
 Test(tcp_cc_prr, corrupted_ssthresh_explodes)
 {
 	__u32 bad = 0x81104110U;
