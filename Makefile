@@ -147,7 +147,7 @@ $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
 # the tools parse rates and sizes as ccload does (loader/lib/parse.c)
-$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/task_api.h bpf/tldct.h | $(BUILD)
+$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/lib/util.h loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
@@ -156,7 +156,8 @@ $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
-$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
+$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/lib/util.h loader/task_api.h \
+		bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 # Style: shellcheck (warnings and errors) on every script, clang-format

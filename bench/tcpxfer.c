@@ -34,12 +34,10 @@
 
 #include "parse.h"
 #include "task_api.h"
+#include "util.h"
 
 #define BUF_SZ (128 * 1024)
 
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
 #ifndef SOL_MPTCP
 #define SOL_MPTCP 284
 #endif

@@ -49,12 +49,9 @@
 
 #include "parse.h"
 #include "task_api.h"
+#include "util.h"
 
 #include "cdf.h"
-
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
 
 #define HDR_LEN	  16
 #define CHUNK	  (64 * 1024)

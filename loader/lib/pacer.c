@@ -25,6 +25,7 @@
 #include "log.h"
 #include "netns.h"
 #include "pins.h"
+#include "util.h"
 
 #define PACER_BATCH   64
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
@@ -84,7 +85,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static size_t key_hash(const struct fp_key *k)
@@ -326,7 +327,7 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			if (!flow_active(f) || f->next_ns > now)
 				continue;
 			build(p, f, batch++, f->next_ns);
-			f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
+			f->next_ns += NSEC_PER_SEC / (f->rc.rate ? f->rc.rate : 1);
 			more = 1;
 		}
 	}
@@ -476,7 +477,7 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 		if (batch)
 			send_batch(p, batch);
 		sec_sent += batch;
-		if (now - sec_start >= 1000000000ULL) {
+		if (now - sec_start >= NSEC_PER_SEC) {
 			if (sec_sent > r->peak_pps)
 				r->peak_pps = sec_sent;
 			sec_start = now;
@@ -491,16 +492,16 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 			 * flows behind it skip ahead, PACER_LAG_MAX). */
 			if (o->rt_priority) {
 				uint64_t used = mono_ns() - now;
-				struct timespec ts = { (time_t)(used / 1000000000ULL),
-						       (long)(used % 1000000000ULL) };
+				struct timespec ts = { (time_t)(used / NSEC_PER_SEC),
+						       (long)(used % NSEC_PER_SEC) };
 
 				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 			}
 			continue;
 		}
 		if (earliest > now) {
-			struct timespec ts = { (time_t)(earliest / 1000000000ULL),
-					       (long)(earliest % 1000000000ULL) };
+			struct timespec ts = { (time_t)(earliest / NSEC_PER_SEC),
+					       (long)(earliest % NSEC_PER_SEC) };
 
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "parse.h"
+#include "util.h"
 
 struct unit {
 	const char *name;
@@ -109,8 +110,6 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n, c
 	return -EINVAL;
 }
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 int parse_size(const char *s, uint64_t *bytes)
 {
 	static const struct unit u[] = {
@@ -126,7 +125,7 @@ int parse_size(const char *s, uint64_t *bytes)
 		{ "gib", 1ULL << 30, 1 },
 	};
 
-	return parse_with_units(s, u, N(u), "b", bytes);
+	return parse_with_units(s, u, ARRAY_SIZE(u), "b", bytes);
 }
 
 int parse_rate(const char *s, uint64_t *bps)
@@ -147,7 +146,7 @@ int parse_rate(const char *s, uint64_t *bps)
 	};
 
 	/* A bare number is ambiguous (bits or bytes?): require a unit. */
-	return parse_with_units(s, u, N(u), NULL, bps);
+	return parse_with_units(s, u, ARRAY_SIZE(u), NULL, bps);
 }
 
 int parse_time(const char *s, uint64_t *ns)
@@ -162,7 +161,7 @@ int parse_time(const char *s, uint64_t *ns)
 		{ "sec", 1000000000ULL, 1 },
 	};
 
-	return parse_with_units(s, u, N(u), "us", ns);
+	return parse_with_units(s, u, ARRAY_SIZE(u), "us", ns);
 }
 
 int parse_kv(char *s, char **key, char **value)

@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "log.h"
 #include "stats_map.h"
+#include "util.h"
 #include "dctcp.h"
 #include "dctcp.skel.h"
 #include "dctcp.pre610.skel.h"
@@ -27,13 +28,11 @@
 #include "ppqd.skel.h"
 #include "ppqd.pre610.skel.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 #define COMMON_STAT_DESC(P, id, name, kind, help) [P##_STAT_##id] = { #name, STAT_##kind, help },
 
 const struct stat_desc common_stats[] = { CCS_COMMON_STATS(COMMON_STAT_DESC, CCS) };
-const size_t n_common_stats = N(common_stats);
-_Static_assert(N(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
+const size_t n_common_stats = ARRAY_SIZE(common_stats);
+_Static_assert(ARRAY_SIZE(common_stats) == CCS_STAT_COMMON_MAX, "name every common stat");
 
 CCS_COMMON_TUNABLES(TUNABLE_CHECK)
 
@@ -44,7 +43,7 @@ DCTCP_ONLY_TUNABLES(TUNABLE_CHECK)
 static const struct tunable dctcp_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC) DCTCP_TUNABLES(
 	TUNABLE_DESC) DCTCP_ONLY_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc dctcp_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP) };
-_Static_assert(N(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
+_Static_assert(ARRAY_SIZE(dctcp_stats) == DCTCP_STAT_MAX - CCS_STAT_ALGO, "name every dctcp stat");
 
 static const struct algo algo_dctcp = {
 	.name = "bpf_dctcp",
@@ -52,9 +51,9 @@ static const struct algo algo_dctcp = {
 	.elf_bytes = dctcp_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = dctcp_pre610_bpf__elf_bytes,
 	.tunables = dctcp_tunables,
-	.n_tunables = N(dctcp_tunables),
+	.n_tunables = ARRAY_SIZE(dctcp_tunables),
 	.stats = dctcp_stats,
-	.n_stats = N(dctcp_stats),
+	.n_stats = ARRAY_SIZE(dctcp_stats),
 };
 
 /* ---- bpf_bbr ---- */
@@ -63,7 +62,7 @@ BBR_TUNABLES(TUNABLE_CHECK)
 static const struct tunable bbr_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
 						       BBR_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc bbr_stats[] = { BBR_STATS(STAT_DESC, BBR) };
-_Static_assert(N(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
+_Static_assert(ARRAY_SIZE(bbr_stats) == BBR_STAT_MAX - CCS_STAT_ALGO, "name every bbr stat");
 
 static const struct algo algo_bbr = {
 	.name = "bpf_bbr",
@@ -71,9 +70,9 @@ static const struct algo algo_bbr = {
 	.elf_bytes = bbr_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = bbr_pre610_bpf__elf_bytes,
 	.tunables = bbr_tunables,
-	.n_tunables = N(bbr_tunables),
+	.n_tunables = ARRAY_SIZE(bbr_tunables),
 	.stats = bbr_stats,
-	.n_stats = N(bbr_stats),
+	.n_stats = ARRAY_SIZE(bbr_stats),
 };
 
 /* ---- bpf_tldct ---- */
@@ -83,7 +82,7 @@ static const struct tunable tldct_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DES
 	TUNABLE_DESC) TLDCT_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc tldct_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP)
 							TLDCT_STATS(STAT_DESC, TLDCT) };
-_Static_assert(N(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
+_Static_assert(ARRAY_SIZE(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
 _Static_assert(TLDCT_STAT_MAX <= CCS_STAT_MAX, "bpf_tldct has more stats than slots");
 
 static const struct algo algo_tldct = {
@@ -92,9 +91,9 @@ static const struct algo algo_tldct = {
 	.elf_bytes = tldct_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = tldct_pre610_bpf__elf_bytes,
 	.tunables = tldct_tunables,
-	.n_tunables = N(tldct_tunables),
+	.n_tunables = ARRAY_SIZE(tldct_tunables),
 	.stats = tldct_stats,
-	.n_stats = N(tldct_stats),
+	.n_stats = ARRAY_SIZE(tldct_stats),
 	.cgroup_progs = (const char *const[]){ "tldct_sockops", "tldct_setsockopt", NULL },
 };
 
@@ -104,7 +103,7 @@ FP_TUNABLES(TUNABLE_CHECK)
 static const struct tunable fp_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
 						      FP_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc fp_stats[] = { FP_STATS(STAT_DESC, FP) };
-_Static_assert(N(fp_stats) == FP_STAT_MAX - CCS_STAT_ALGO, "name every flashpass stat");
+_Static_assert(ARRAY_SIZE(fp_stats) == FP_STAT_MAX - CCS_STAT_ALGO, "name every flashpass stat");
 _Static_assert(FP_STAT_MAX <= CCS_STAT_MAX, "bpf_flashpass has more stats than slots");
 
 static const struct tc_role fp_roles[] = {
@@ -122,11 +121,11 @@ static const struct algo algo_flashpass = {
 	.elf_bytes = flashpass_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = flashpass_pre610_bpf__elf_bytes,
 	.tunables = fp_tunables,
-	.n_tunables = N(fp_tunables),
+	.n_tunables = ARRAY_SIZE(fp_tunables),
 	.stats = fp_stats,
-	.n_stats = N(fp_stats),
+	.n_stats = ARRAY_SIZE(fp_stats),
 	.tc_roles = fp_roles,
-	.n_tc_roles = N(fp_roles),
+	.n_tc_roles = ARRAY_SIZE(fp_roles),
 	.needs_process = true,
 };
 
@@ -137,7 +136,7 @@ static const struct tunable lia_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
 						       CPL_TUNABLES(TUNABLE_DESC) };
 static const struct map_size cpl_map_sizes[] = { { "cpl_conns", "max_conns" }, { NULL, NULL } };
 static const struct stat_desc lia_stats[] = { LIA_STATS(STAT_DESC, CPL) };
-_Static_assert(N(lia_stats) == LIA_STAT_MAX - CCS_STAT_ALGO, "name every lia stat");
+_Static_assert(ARRAY_SIZE(lia_stats) == LIA_STAT_MAX - CCS_STAT_ALGO, "name every lia stat");
 _Static_assert(LIA_STAT_MAX <= CCS_STAT_MAX, "bpf_lia has more stats than slots");
 
 static const struct algo algo_lia = {
@@ -146,9 +145,9 @@ static const struct algo algo_lia = {
 	.elf_bytes = lia_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = lia_pre610_bpf__elf_bytes,
 	.tunables = lia_tunables,
-	.n_tunables = N(lia_tunables),
+	.n_tunables = ARRAY_SIZE(lia_tunables),
 	.stats = lia_stats,
-	.n_stats = N(lia_stats),
+	.n_stats = ARRAY_SIZE(lia_stats),
 	.cgroup_progs = (const char *const[]){ "lia_sockops", NULL },
 	.map_sizes = cpl_map_sizes,
 };
@@ -158,7 +157,7 @@ static const struct tunable ppqd_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC
 	TUNABLE_DESC) PPQD_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc ppqd_stats[] = { CPL_STATS(STAT_DESC, CPL)
 						       PPQD_OWN_STATS(STAT_DESC, PPQD) };
-_Static_assert(N(ppqd_stats) == PPQD_STAT_MAX - CCS_STAT_ALGO, "name every ppqd stat");
+_Static_assert(ARRAY_SIZE(ppqd_stats) == PPQD_STAT_MAX - CCS_STAT_ALGO, "name every ppqd stat");
 _Static_assert(PPQD_STAT_MAX <= CCS_STAT_MAX, "bpf_ppqd has more stats than slots");
 
 static const struct algo algo_ppqd = {
@@ -167,9 +166,9 @@ static const struct algo algo_ppqd = {
 	.elf_bytes = ppqd_bpf__elf_bytes,
 	.elf_bytes_pre_6_10 = ppqd_pre610_bpf__elf_bytes,
 	.tunables = ppqd_tunables,
-	.n_tunables = N(ppqd_tunables),
+	.n_tunables = ARRAY_SIZE(ppqd_tunables),
 	.stats = ppqd_stats,
-	.n_stats = N(ppqd_stats),
+	.n_stats = ARRAY_SIZE(ppqd_stats),
 	.cgroup_progs = (const char *const[]){ "ppqd_sockops", NULL },
 	.map_sizes = cpl_map_sizes,
 	.iters = (const struct iter_prog[]){ { "ppqd_flows", NULL }, { NULL, NULL } },

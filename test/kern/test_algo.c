@@ -30,6 +30,7 @@
 #include "registry.h"
 #include "stats_map.h"
 #include "tcrole.h"
+#include "util.h"
 #include "ccsdummy.h"
 #include "ccsdummy.skel.h"
 
@@ -48,9 +49,9 @@ static const struct algo algo_dummy = {
 	.summary = "test only: Reno, and a TC role that counts",
 	.elf_bytes = ccsdummy_bpf__elf_bytes,
 	.tunables = dummy_tunables,
-	.n_tunables = sizeof(dummy_tunables) / sizeof(dummy_tunables[0]),
+	.n_tunables = ARRAY_SIZE(dummy_tunables),
 	.stats = dummy_stats,
-	.n_stats = sizeof(dummy_stats) / sizeof(dummy_stats[0]),
+	.n_stats = ARRAY_SIZE(dummy_stats),
 	.tc_roles = dummy_roles,
 	.n_tc_roles = 1,
 };
