@@ -307,7 +307,10 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, &bytes))
 				return bad_arg(c, optarg, "a size (e.g. 4mb)");
 			break;
-		case 't': secs = strtod(optarg, NULL); break;
+		case 't':
+			if (parse_double(optarg, &secs))
+				return bad_arg(c, optarg, "a number of seconds");
+			break;
 		case 'r':
 			if (parse_rate(optarg, &v))
 				return bad_arg(c, optarg, "a rate (e.g. 100mbit)");

@@ -39,6 +39,48 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The end of the digits from @p on, counting them into *@n. */
+static const char *skip_digits(const char *p, size_t *n)
+{
+	for (; *p >= '0' && *p <= '9'; p++)
+		++*n;
+	return p;
+}
+
+int parse_double(const char *s, double *out)
+{
+	size_t digits = 0, exp_digits = 0;
+	const char *p;
+	char *end;
+	double v;
+
+	if (!s)
+		return -EINVAL;
+	p = skip_digits(s, &digits);
+	if (*p == '.')
+		p = skip_digits(p + 1, &digits);
+	if (!digits)
+		return -EINVAL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		p = skip_digits(p, &exp_digits);
+		if (!exp_digits)
+			return -EINVAL;
+	}
+	if (*p)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end != p)
+		return -EINVAL; /* a locale whose decimal point is not '.' */
+	*out = v;
+	return 0;
+}
+
 int parse_bool(const char *s, uint64_t *out)
 {
 	static const char *const yes[] = { "1", "true", "on", "yes" };
