@@ -87,18 +87,9 @@ static const char *phase_name(uint32_t ph)
 	return ph < 4 ? n[ph] : "?";
 }
 
-static int open_pin(const char *name)
-{
-	char dir[256], path[300];
-
-	pin_dir(FP_NAME, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
-}
-
 static int flows(int json)
 {
-	int fl = open_pin("fp_ledgers"), fe = open_pin("fp_emu"), n = 0;
+	int fl = pin_open(FP_NAME, "fp_ledgers"), fe = pin_open(FP_NAME, "fp_emu"), n = 0;
 	struct fp_key k, next, *prev = NULL;
 	struct fp_ledger *l = malloc(sizeof(*l));
 	struct fp_emu e;

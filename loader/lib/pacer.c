@@ -389,14 +389,12 @@ static int psock_open(struct psock *ps, const char *name)
 
 static int pacer_open(struct pacer *p)
 {
-	char dir[256], path[300];
+	char dir[256];
 
-	pin_dir("bpf_flashpass", dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/fp_ledgers", dir);
-	p->fd_ledgers = bpf_obj_get(path);
-	snprintf(path, sizeof(path), "%s/fp_emu", dir);
-	p->fd_emu = bpf_obj_get(path);
+	p->fd_ledgers = pin_open("bpf_flashpass", "fp_ledgers");
+	p->fd_emu = pin_open("bpf_flashpass", "fp_emu");
 	if (p->fd_ledgers < 0 || p->fd_emu < 0) {
+		pin_dir("bpf_flashpass", dir, sizeof(dir));
 		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
 		return -ENOENT;
 	}
