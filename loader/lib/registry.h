@@ -12,6 +12,9 @@
  * running process beside the kernel.  Every map of the object is pinned
  * under PIN_ROOT/<name>/.  A tunable is a `const volatile` variable of
  * the same name in the object's .rodata.
+ *
+ * An in-tree algorithm is its bpf/<algo>.bpf.c (and bpf/<algo>.h), its
+ * word in the Makefile's ALGOS, and its entry algo_<algo> in registry.c.
  */
 #ifndef CCLOAD_REGISTRY_H
 #define CCLOAD_REGISTRY_H
