@@ -83,6 +83,7 @@ static const struct algo algo_tldct = {
 	.stats = tldct_stats,
 	.n_stats = ARRAY_SIZE(tldct_stats),
 	.cgroup_progs = (const char *const[]){ "tldct_sockops", "tldct_setsockopt", NULL },
+	.cmd = "task",
 };
 
 /* ---- bpf_flashpass ---- */
@@ -115,6 +116,7 @@ static const struct algo algo_flashpass = {
 	.tc_roles = fp_roles,
 	.n_tc_roles = ARRAY_SIZE(fp_roles),
 	.needs_process = true,
+	.cmd = "flashpass",
 };
 
 /* ---- bpf_lia, bpf_ppqd: coupled MPTCP (bpf/lib/coupled.h) ---- */
@@ -138,6 +140,7 @@ static const struct algo algo_lia = {
 	.n_stats = ARRAY_SIZE(lia_stats),
 	.cgroup_progs = (const char *const[]){ "lia_sockops", NULL },
 	.map_sizes = cpl_map_sizes,
+	.cmd = "lia",
 };
 
 PPQD_TUNABLES(TUNABLE_CHECK)
@@ -160,6 +163,7 @@ static const struct algo algo_ppqd = {
 	.cgroup_progs = (const char *const[]){ "ppqd_sockops", NULL },
 	.map_sizes = cpl_map_sizes,
 	.iters = (const struct iter_prog[]){ { "ppqd_flows", NULL }, { NULL, NULL } },
+	.cmd = "ppqd",
 };
 
 /* ---- the registry: the entries above, in ALGOS' order ---- */
