@@ -20,6 +20,8 @@ LDLIBS_BPF := -lbpf -lelf -lz
 # One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
 # algorithms in PRE610 also get a variant for kernels before 6.10
 # (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
+# Each word of ALGOS has its entry algo_<algo> in loader/lib/registry.c,
+# which includes the skeletons through $(BUILD)/registry_algos.h.
 ALGOS     := dctcp bbr tldct flashpass lia ppqd
 PRE610    := bbr dctcp tldct flashpass lia ppqd
 # Algorithms using atomics beyond add (compare-and-swap in the group
@@ -142,6 +144,16 @@ $(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/li
 $(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The registry's skeletons, and CCS_ALGOS(X) with X(<algo>) for each
+# algorithm, in ALGOS' order (ccload list's).
+$(BUILD)/registry_algos.h: Makefile | $(BUILD)
+	{ echo '/* generated from the Makefile (ALGOS, PRE610): do not edit */'; \
+	  for a in $(ALGOS); do printf '#include "%s.h"\n#include "%s.skel.h"\n' $$a $$a; done; \
+	  for a in $(PRE610); do printf '#include "%s.pre610.skel.h"\n' $$a; done; \
+	  printf '#define CCS_ALGOS(X)'; printf ' X(%s)' $(ALGOS); echo; } > $@
+
+$(BUILD)/loader/lib/registry.o: $(BUILD)/registry_algos.h
+
 $(LIBCCS): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -150,7 +162,7 @@ $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
 # the tools parse rates and sizes as ccload does (loader/lib/parse.c)
-$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/task_api.h bpf/tldct.h | $(BUILD)
+$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/lib/util.h loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
@@ -163,7 +175,8 @@ $(BUILD)/units: bench/units.c $(LOADER_PURE) | $(BUILD)
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
-$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/task_api.h bpf/tldct.h | $(BUILD)
+$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/lib/util.h loader/task_api.h \
+		bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 # Style: shellcheck (warnings and errors) on every script, clang-format

@@ -34,12 +34,10 @@
 
 #include "parse.h"
 #include "task_api.h"
+#include "util.h"
 
 #define BUF_SZ (128 * 1024)
 
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
 #ifndef SOL_MPTCP
 #define SOL_MPTCP 284
 #endif
@@ -309,7 +307,10 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, &bytes))
 				return bad_arg(c, optarg, "a size (e.g. 4mb)");
 			break;
-		case 't': secs = strtod(optarg, NULL); break;
+		case 't':
+			if (parse_double(optarg, &secs))
+				return bad_arg(c, optarg, "a number of seconds");
+			break;
 		case 'r':
 			if (parse_rate(optarg, &v))
 				return bad_arg(c, optarg, "a rate (e.g. 100mbit)");

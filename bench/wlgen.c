@@ -49,12 +49,9 @@
 
 #include "parse.h"
 #include "task_api.h"
+#include "util.h"
 
 #include "cdf.h"
-
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
 
 #define HDR_LEN	  16
 #define CHUNK	  (64 * 1024)
@@ -109,18 +106,18 @@ struct sconn {
 	uint64_t left;
 };
 
-static int server(const char *addr, const char *port)
+/* The listener: MPTCP when the kernel has it (it serves plain TCP too);
+ * -1 when the address does not resolve. */
+static int listen_on(const char *addr, const char *port)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *ai;
-	struct epoll_event ev, evs[256];
-	int lfd, ep, one = 1, n, i, err;
+	int lfd, one = 1, err;
 
 	err = getaddrinfo(addr, port, &hints, &ai);
 	if (err) {
 		fprintf(stderr, "wlgen: %s: %s\n", addr ? addr : "*", gai_strerror(err));
-		return 1;
+		return -1;
 	}
-	/* MPTCP listener when the kernel has it: it serves plain TCP too. */
 	lfd = socket(ai->ai_family, SOCK_STREAM, IPPROTO_MPTCP);
 	if (lfd < 0)
 		lfd = socket(ai->ai_family, SOCK_STREAM, 0);
@@ -131,9 +128,86 @@ static int server(const char *addr, const char *port)
 		die("bind/listen");
 	freeaddrinfo(ai);
 	set_nonblock(lfd);
+	return lfd;
+}
+
+/* Every connection waiting on the listener, each watched for input. */
+static void accept_all(int ep, int lfd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct sconn *c;
+	int fd;
+
+	while ((fd = accept(lfd, NULL, NULL)) >= 0) {
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		set_nonblock(fd);
+		ev.data.ptr = c;
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	}
+}
+
+/* The header and every byte it announced are in. */
+static bool sconn_complete(const struct sconn *c)
+{
+	return c->hdr_got == HDR_LEN && !c->left;
+}
+
+/* The header, then the flow's bytes, while the socket has them; the last
+ * read()'s result (errno with it). */
+static ssize_t sconn_read(struct sconn *c)
+{
+	static uint8_t buf[CHUNK];
+	ssize_t r = -1;
+
+	while (!sconn_complete(c)) {
+		size_t want = c->hdr_got < HDR_LEN ? HDR_LEN - c->hdr_got :
+						     (c->left < CHUNK ? c->left : CHUNK);
+
+		r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf, want);
+		if (r <= 0)
+			break;
+		if (c->hdr_got < HDR_LEN) {
+			c->hdr_got += (uint32_t)r;
+			if (c->hdr_got == HDR_LEN) {
+				uint64_t be;
+
+				memcpy(&be, c->hdr, 8);
+				c->left = be64toh(be);
+			}
+		} else {
+			c->left -= (uint64_t)r;
+		}
+	}
+	return r;
+}
+
+/* Input on a connection: once it has every byte, one byte back; then,
+ * or at its end or an error, it goes. */
+static void sconn_event(struct sconn *c)
+{
+	ssize_t r = sconn_read(c);
+
+	if (sconn_complete(c) || r == 0 || (r < 0 && errno != EAGAIN)) {
+		if (sconn_complete(c))
+			(void)!write(c->fd, "", 1); /* done: one byte */
+		close(c->fd);
+		free(c);
+	}
+}
+
+static int server(const char *addr, const char *port)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL }, evs[256];
+	int lfd = listen_on(addr, port), ep, n, i;
+
+	if (lfd < 0)
+		return 1;
 	ep = epoll_create1(0);
-	ev.events = EPOLLIN;
-	ev.data.ptr = NULL;
 	epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -141,57 +215,10 @@ static int server(const char *addr, const char *port)
 	while (!stop) {
 		n = epoll_wait(ep, evs, 256, 500);
 		for (i = 0; i < n; i++) {
-			struct sconn *c = evs[i].data.ptr;
-			static uint8_t buf[CHUNK];
-			ssize_t r = -1;
-
-			if (!c) {
-				int fd;
-
-				while ((fd = accept(lfd, NULL, NULL)) >= 0) {
-					c = calloc(1, sizeof(*c));
-					if (!c) {
-						close(fd);
-						continue;
-					}
-					c->fd = fd;
-					set_nonblock(fd);
-					ev.events = EPOLLIN;
-					ev.data.ptr = c;
-					epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-				}
-				continue;
-			}
-			for (;;) {
-				size_t want = c->hdr_got < HDR_LEN ?
-						      HDR_LEN - c->hdr_got :
-						      (c->left < CHUNK ? c->left : CHUNK);
-
-				if (c->hdr_got == HDR_LEN && !c->left)
-					break;
-				r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf,
-					 want);
-				if (r <= 0)
-					break;
-				if (c->hdr_got < HDR_LEN) {
-					c->hdr_got += (uint32_t)r;
-					if (c->hdr_got == HDR_LEN) {
-						uint64_t be;
-
-						memcpy(&be, c->hdr, 8);
-						c->left = be64toh(be);
-					}
-				} else {
-					c->left -= (uint64_t)r;
-				}
-			}
-			if ((c->hdr_got == HDR_LEN && !c->left) || r == 0 ||
-			    (r < 0 && errno != EAGAIN)) {
-				if (c->hdr_got == HDR_LEN && !c->left)
-					(void)!write(c->fd, "", 1); /* done: one byte */
-				close(c->fd);
-				free(c);
-			}
+			if (evs[i].data.ptr)
+				sconn_event(evs[i].data.ptr);
+			else
+				accept_all(ep, lfd);
 		}
 	}
 	return 0;
@@ -269,28 +296,31 @@ static void split(char *s, const char **out, int *n, int max)
 		out[(*n)++] = t;
 }
 
-/* --task-mix N1xS1,N2xS2,...: task kinds of N flows of S bytes. */
+/* --task-mix N1xS1,N2xS2,...: task kinds of N flows of S bytes (S a size
+ * as --size takes). */
 static int parse_kinds(struct opts *o, const char *spec)
 {
-	const char *p = spec;
-	char *end;
+	char buf[1024], *item = buf, *next, *x;
+	uint64_t n, sz;
 
+	if (strlen(spec) >= sizeof(buf))
+		return -1;
+	strcpy(buf, spec);
 	o->n_kinds = 0;
-	while (*p) {
-		long n = strtol(p, &end, 10);
-		unsigned long long sz;
-
-		if (end == p || *end != 'x' || n < 1 || n > 10000 || o->n_kinds == MAX_KINDS)
+	for (; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		x = strchr(item, 'x');
+		if (!x || o->n_kinds == MAX_KINDS)
 			return -1;
-		p = end + 1;
-		sz = strtoull(p, &end, 10);
-		if (end == p || !sz || (*end && *end != ','))
+		*x = '\0';
+		if (parse_u64(item, &n) || n < 1 || n > 10000 || parse_size(x + 1, &sz) || !sz)
 			return -1;
 		o->kinds[o->n_kinds].flows = (int)n;
 		o->kinds[o->n_kinds++].size = sz;
-		p = *end ? end + 1 : end;
 	}
-	return o->n_kinds ? 0 : -1;
+	return 0;
 }
 
 static int max_task_flows(const struct opts *o)
@@ -659,37 +689,165 @@ static int client(struct opts *o)
 	return c.failed || c.active ? 3 : 0;
 }
 
+static const struct option long_opts[] = {
+	{ "cdf", required_argument, NULL, 'f' },
+	{ "size", required_argument, NULL, 'z' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "flows", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "scale", required_argument, NULL, 'S' },
+	{ "mptcp", no_argument, NULL, 'm' },
+	{ "task-flows", required_argument, NULL, 't' },
+	{ "task-window", required_argument, NULL, 'w' },
+	{ "task-mix", required_argument, NULL, 'x' },
+	{ "task-ids", required_argument, NULL, 'i' },
+	{ "max-active", required_argument, NULL, 'a' },
+	{ "drain", required_argument, NULL, 'D' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* Bounds that keep seconds as microseconds, and scaled sizes, far within
+ * 64 bits. */
+#define MAX_SECS  1e6
+#define MAX_SCALE 1e6
+
+/* What the command line gives besides struct opts. */
+struct cmdline {
+	const char *addr, *cdf_file;
+	char *dsts, *ccs;
+};
+
+/* A bad value of option @opt: one line, and exit status 2. */
+static int bad_value(const char *opt, const char *text, const char *want)
+{
+	fprintf(stderr, "wlgen: %s: '%s' is not %s\n", opt, text, want);
+	return 2;
+}
+
+/* A whole number in [@lo, @hi] into *@out (left alone on an error). */
+static int uint_opt(const char *opt, const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char want[64] = "a whole number";
+	uint64_t v;
+
+	if (!parse_u64(text, &v) && v >= lo && v <= hi) {
+		*out = v;
+		return 0;
+	}
+	if (lo || hi != UINT64_MAX)
+		snprintf(want, sizeof(want), "a whole number in [%" PRIu64 ", %" PRIu64 "]", lo,
+			 hi);
+	return bad_value(opt, text, want);
+}
+
+static int int_opt(const char *opt, const char *text, int lo, int hi, int *out)
+{
+	uint64_t v;
+	int err = uint_opt(opt, text, (uint64_t)lo, (uint64_t)hi, &v);
+
+	if (!err)
+		*out = (int)v;
+	return err;
+}
+
+/* A number in [0, @max], above 0 with @positive. */
+static int real_opt(const char *opt, const char *text, bool positive, double max, double *out)
+{
+	char want[64];
+	double v;
+
+	if (!parse_double(text, &v) && (!positive || v > 0) && v <= max) {
+		*out = v;
+		return 0;
+	}
+	snprintf(want, sizeof(want), "a number in %c0, %.0f]", positive ? '(' : '[', max);
+	return bad_value(opt, text, want);
+}
+
+/* Option @c into @o and @cl: 0, or the exit status after a message. */
+static int parse_opt(int c, char *arg, struct opts *o, struct cmdline *cl)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'B': cl->addr = arg; break;
+	case 'c': cl->dsts = arg; break;
+	case 'p': o->port = arg; break;
+	case 'C': cl->ccs = arg; break;
+	case 'f': cl->cdf_file = arg; break;
+	case 'z':
+		if (parse_size(arg, &o->fixed_size))
+			return bad_value("--size", arg, "a size like 3mb");
+		break;
+	case 'l': return real_opt("--load", arg, true, 10, &o->load);
+	case 'r':
+		if (parse_rate(arg, &v) || !v)
+			return bad_value("--rate", arg, "a rate like 100mbit");
+		o->rate_bps = (double)v;
+		break;
+	case 'n': return uint_opt("--flows", arg, 0, UINT64_MAX, &o->n_arrivals);
+	case 'd': return real_opt("--duration", arg, false, MAX_SECS, &o->duration);
+	case 's': return uint_opt("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case 'S': return real_opt("--scale", arg, true, MAX_SCALE, &o->scale);
+	case 'm': o->mptcp = 1; break;
+	case 't': return int_opt("--task-flows", arg, 1, 10000, &o->task_flows);
+	case 'w': return real_opt("--task-window", arg, false, MAX_SECS * 1000, &o->task_window_ms);
+	case 'x':
+		if (parse_kinds(o, arg)) {
+			fprintf(stderr,
+				"wlgen: --task-mix: '%s' is not NxBYTES[,NxBYTES...] (N 1..10000, at most %d kinds)\n",
+				arg, MAX_KINDS);
+			return 2;
+		}
+		break;
+	case 'i': return uint_opt("--task-ids", arg, 0, UINT64_MAX, &o->task_id_base);
+	case 'a': return int_opt("--max-active", arg, 1, 1000000, &o->max_active);
+	case 'D': return real_opt("--drain", arg, false, MAX_SECS, &o->drain);
+	default: usage(stderr); return 2;
+	}
+	return 0;
+}
+
+/* The client's options taken together, its CDF read, its destinations
+ * resolved: 0, or the exit status. */
+static int client_setup(struct opts *o, struct cmdline *cl)
+{
+	if (!cl->dsts || (!o->n_kinds && !cl->cdf_file == !o->fixed_size) || o->load <= 0 ||
+	    o->rate_bps <= 0 || (!o->n_arrivals == !(o->duration > 0))) {
+		usage(stderr);
+		return 2;
+	}
+	if (cl->cdf_file) {
+		char err[128];
+		FILE *f = fopen(cl->cdf_file, "r");
+
+		if (!f)
+			die(cl->cdf_file);
+		if (cdf_parse(&o->cdf, f, err, sizeof(err))) {
+			fprintf(stderr, "wlgen: %s: %s\n", cl->cdf_file, err);
+			return 2;
+		}
+		fclose(f);
+	}
+	split(cl->dsts, o->dsts, &o->n_dsts, MAX_DSTS);
+	if (cl->ccs)
+		split(cl->ccs, o->ccs, &o->n_ccs, MAX_CCS);
+	return resolve_dsts(o) ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "cdf", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 'z' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "flows", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "scale", required_argument, NULL, 'S' },
-		{ "mptcp", no_argument, NULL, 'm' },
-		{ "task-flows", required_argument, NULL, 't' },
-		{ "task-window", required_argument, NULL, 'w' },
-		{ "task-mix", required_argument, NULL, 'x' },
-		{ "task-ids", required_argument, NULL, 'i' },
-		{ "max-active", required_argument, NULL, 'a' },
-		{ "drain", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct opts o = { .port = "5700",
 			  .scale = 1,
 			  .seed = 1,
 			  .task_flows = 1,
 			  .max_active = 4096,
 			  .drain = 30 };
-	const char *addr = NULL, *cdf_file = NULL;
-	char *dsts = NULL, *ccs = NULL;
-	uint64_t v;
-	int c, srv;
+	struct cmdline cl = { 0 };
+	int c, srv, err;
 
 	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
 		usage(stderr);
@@ -697,78 +855,21 @@ int main(int argc, char **argv)
 	}
 	srv = !strcmp(argv[1], "server");
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "B:c:p:C:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'B': addr = optarg; break;
-		case 'c': dsts = optarg; break;
-		case 'p': o.port = optarg; break;
-		case 'C': ccs = optarg; break;
-		case 'f': cdf_file = optarg; break;
-		case 'z':
-			if (parse_size(optarg, &o.fixed_size)) {
-				fprintf(stderr, "wlgen: --size: '%s' is not a size like 3mb\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'l': o.load = strtod(optarg, NULL); break;
-		case 'r':
-			if (parse_rate(optarg, &v) || !v) {
-				fprintf(stderr, "wlgen: --rate: '%s' is not a rate like 100mbit\n",
-					optarg);
-				return 2;
-			}
-			o.rate_bps = (double)v;
-			break;
-		case 'n': o.n_arrivals = strtoull(optarg, NULL, 10); break;
-		case 'd': o.duration = strtod(optarg, NULL); break;
-		case 's': o.seed = strtoull(optarg, NULL, 10); break;
-		case 'S': o.scale = strtod(optarg, NULL); break;
-		case 'm': o.mptcp = 1; break;
-		case 't': o.task_flows = atoi(optarg); break;
-		case 'w': o.task_window_ms = strtod(optarg, NULL); break;
-		case 'x':
-			if (parse_kinds(&o, optarg)) {
-				fprintf(stderr,
-					"wlgen: --task-mix: want NxBYTES[,NxBYTES...] (N 1..10000, at most %d kinds)\n",
-					MAX_KINDS);
-				return 2;
-			}
-			break;
-		case 'i': o.task_id_base = strtoull(optarg, NULL, 10); break;
-		case 'a': o.max_active = atoi(optarg); break;
-		case 'D': o.drain = strtod(optarg, NULL); break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+	while ((c = getopt_long(argc, argv, "B:c:p:C:h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
 		}
+		err = parse_opt(c, optarg, &o, &cl);
+		if (err)
+			return err;
 	}
 	raise_nofile();
 	if (srv)
-		return server(addr, o.port);
-
-	if (!dsts || (!o.n_kinds && !cdf_file == !o.fixed_size) || o.load <= 0 || o.load > 10 ||
-	    o.rate_bps <= 0 || (!o.n_arrivals == !(o.duration > 0)) || o.task_flows < 1 ||
-	    o.task_flows > 10000 || o.max_active < 1 || o.max_active > 1000000 || o.scale <= 0) {
-		usage(stderr);
-		return 2;
-	}
-	if (cdf_file) {
-		char err[128];
-		FILE *f = fopen(cdf_file, "r");
-
-		if (!f)
-			die(cdf_file);
-		if (cdf_parse(&o.cdf, f, err, sizeof(err))) {
-			fprintf(stderr, "wlgen: %s: %s\n", cdf_file, err);
-			return 2;
-		}
-		fclose(f);
-	}
-	split(dsts, o.dsts, &o.n_dsts, MAX_DSTS);
-	if (ccs)
-		split(ccs, o.ccs, &o.n_ccs, MAX_CCS);
-	if (resolve_dsts(&o))
-		return 2;
+		return server(cl.addr, o.port);
+	err = client_setup(&o, &cl);
+	if (err)
+		return err;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	return client(&o);
 }

@@ -192,8 +192,9 @@ static const struct cli list_cli = {
 	.synopsis = "ccload list",
 	.about = "Every algorithm ccsuite ships: registered or not, the struct_ops map id,\n"
 		 "flows using it now (flows_init - flows_release since it was attached), its\n"
-		 "cgroup and TC programs (and where they are attached), and its tunables with\n"
-		 "current values (defaults when not registered).",
+		 "cgroup and TC programs (and where they are attached), its iterators, the maps\n"
+		 "attach pins (and which a tunable sizes), its own command, and its tunables\n"
+		 "with current values (defaults when not registered).",
 	.opts = (const struct cli_opt[]){ { 0 } },
 };
 
@@ -241,7 +242,9 @@ static int print_tc_rec(const struct tc_rec *r, void *ctx)
 
 static void list_programs(const struct algo *a)
 {
+	const struct iter_prog *it;
 	const char *const *n;
+	char path[512];
 	size_t i;
 
 	for (n = a->cgroup_progs; n && *n; n++)
@@ -254,8 +257,58 @@ static void list_programs(const struct algo *a)
 		tc_role_for_each(a, print_tc_rec, (void *)r->role);
 		printf("\n");
 	}
-	if (a->needs_process)
-		printf("    needs a running process (ccload %s run)\n", a->name);
+	for (it = a->iters; it && it->prog; it++) {
+		pin_path(a->name, it->prog, path, sizeof(path));
+		printf("    iterator %s%s%s, pinned as %s (reading it runs it)\n", it->prog,
+		       it->map ? " over map " : "", it->map ? it->map : "", path);
+	}
+}
+
+/* The tunable that sets map @map's size, NULL when none does. */
+static const char *size_tunable(const struct algo *a, const char *map)
+{
+	const struct map_size *ms;
+
+	for (ms = a->map_sizes; ms && ms->map; ms++)
+		if (!strcmp(ms->map, map))
+			return ms->tunable;
+	return NULL;
+}
+
+/* The maps of the object, by the names attach pins them under (pins.h),
+ * and those a tunable sizes. */
+static void list_maps(const struct algo *a)
+{
+	struct bpf_object *obj = obj_open_algo(a);
+	struct bpf_map *m;
+	const char *pin;
+	char dir[256];
+
+	if (!obj)
+		return;
+	pin_dir(a->name, dir, sizeof(dir));
+	printf("    maps, pinned in %s/:", dir);
+	bpf_object__for_each_map(m, obj)
+		if ((pin = pin_name(obj, m)))
+			printf(" %s", pin);
+	printf("\n");
+	bpf_object__for_each_map(m, obj) {
+		const char *t = size_tunable(a, bpf_map__name(m));
+
+		if (t)
+			printf("    map %s: its max_entries is tunable %s\n", bpf_map__name(m), t);
+	}
+	bpf_object__close(obj);
+}
+
+static void list_process(const struct algo *a)
+{
+	if (a->cmd)
+		printf("    own command: ccload %s\n", a->cmd);
+	if (a->needs_process && a->cmd)
+		printf("    needs a running process (ccload %s run)\n", a->cmd);
+	else if (a->needs_process)
+		printf("    needs a running process\n");
 }
 
 int cmd_list(int argc, char **argv)
@@ -297,6 +350,8 @@ int cmd_list(int argc, char **argv)
 			printf("    not registered\n");
 		}
 		list_programs(a);
+		list_maps(a);
+		list_process(a);
 		list_tunables(a);
 	}
 	return 0;

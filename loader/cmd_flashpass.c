@@ -87,18 +87,9 @@ static const char *phase_name(uint32_t ph)
 	return ph < 4 ? n[ph] : "?";
 }
 
-static int open_pin(const char *name)
-{
-	char dir[256], path[300];
-
-	pin_dir(FP_NAME, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
-}
-
 static int flows(int json)
 {
-	int fl = open_pin("fp_ledgers"), fe = open_pin("fp_emu"), n = 0;
+	int fl = pin_open(FP_NAME, "fp_ledgers"), fe = pin_open(FP_NAME, "fp_emu"), n = 0;
 	struct fp_key k, next, *prev = NULL;
 	struct fp_ledger *l = malloc(sizeof(*l));
 	struct fp_emu e;
@@ -241,23 +232,94 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	return err ? 1 : 0;
 }
 
+/* What the command line asks of run (and of flows: json). */
+struct fp_args {
+	struct pacer_opts po;
+	struct tunable_set sets[MAX_SETS];
+	struct tc_place tc[MAX_ROLES];
+	struct attach_opts ao; /* its sets and tc are the arrays above */
+	int json;
+};
+
+/* --max-loss and --min-loss: fractions in 1/1024, below 1. */
+static int parse_loss(int ch, const char *arg, struct fp_rc_params *rc)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, &v) || v >= FP_ONE) {
+		pr_warn("--%s: '%s' is not a fraction in 1/1024 below 1024\n",
+			ch == 'L' ? "max-loss" : "min-loss", arg);
+		return 2;
+	}
+	*(ch == 'L' ? &rc->max_loss : &rc->min_loss) = (uint32_t)v;
+	return 0;
+}
+
+/* --set k=v: a tunable of bpf_flashpass, for when run attaches it. */
+static int parse_set(const struct algo *a, char *arg, struct fp_args *args)
+{
+	const struct tunable *t;
+	char *k, *val;
+	uint64_t v;
+
+	if (args->ao.n_sets == MAX_SETS || parse_kv(arg, &k, &val) || !(t = algo_tunable(a, k)) ||
+	    tunable_parse(t, val, &v)) {
+		pr_warn("--set: '%s' is not a tunable of " FP_NAME " (ccload list shows them)\n",
+			arg);
+		return 2;
+	}
+	args->sets[args->ao.n_sets++] = (struct tunable_set){ t, v };
+	return 0;
+}
+
+/* Option @ch into @args: 0, or exit status 2 after a message. */
+static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args *args)
+{
+	struct pacer_opts *po = &args->po;
+
+	switch (ch) {
+	case 'r':
+		if (parse_rate(arg, &po->link_bps) || po->link_bps < 1000000ULL ||
+		    po->link_bps > 100000000000ULL) {
+			pr_warn("--link-rate: '%s' is not a rate in [1mbit, 100gbit]\n", arg);
+			return 2;
+		}
+		break;
+	case 'L':
+	case 'l': return parse_loss(ch, arg, &po->rc);
+	case 's': return parse_set(a, arg, args);
+	case 't':
+		if (args->ao.n_tc == MAX_ROLES || tc_place_parse(a, arg, &args->tc[args->ao.n_tc]))
+			return 2;
+		args->ao.n_tc++;
+		break;
+	case 'n':
+		if (po->n_netns == PACER_MAX_NETNS) {
+			pr_warn("flashpass run: at most %d namespaces (-n)\n", PACER_MAX_NETNS);
+			return 2;
+		}
+		po->netns[po->n_netns++] = arg;
+		break;
+	case 'N': args->ao.non_restricted = true; break;
+	case 'j': args->json = 1; break;
+	default: return 2;
+	}
+	return 0;
+}
+
 int cmd_flashpass(int argc, char **argv)
 {
 	const struct algo *a = algo_find(FP_NAME);
-	struct pacer_opts po = {
-		.link_bps = 100000000ULL,
-		.scan_us = 2000,
-		.rt_priority = 10,
-		.rc = { .max_loss = 102, .min_loss = 102, .w_min = 8, .w_max = 64 }
+	struct fp_args args = {
+		.po = { .link_bps = 100000000ULL,
+			.scan_us = 2000,
+			.rt_priority = 10,
+			.rc = { .max_loss = 102, .min_loss = 102, .w_min = 8, .w_max = 64 } },
 	};
-	struct tunable_set sets[MAX_SETS];
-	struct tc_place tc[MAX_ROLES];
-	struct attach_opts ao = { .algo = a, .sets = sets, .tc = tc };
-	const struct tunable *t;
-	int json = 0, ch, sub;
-	uint64_t v;
-	char *k, *val;
+	struct pacer_opts *po = &args.po;
+	int ch, sub, err;
 
+	args.ao = (struct attach_opts){ .algo = a, .sets = args.sets, .tc = args.tc };
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cli_usage(&fp_cli, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
@@ -269,70 +331,29 @@ int cmd_flashpass(int argc, char **argv)
 	argv++;
 	optind = 0;
 	while ((ch = cli_getopt(&fp_cli, sub, argc, argv)) != -1) {
-		switch (ch) {
-		case 'r':
-			if (parse_rate(optarg, &po.link_bps) || po.link_bps < 1000000ULL ||
-			    po.link_bps > 100000000000ULL) {
-				pr_warn("--link-rate: '%s' is not a rate in [1mbit, 100gbit]\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'L':
-		case 'l':
-			if (parse_u64(optarg, &v) || v >= FP_ONE) {
-				pr_warn("--%s: '%s' is not a fraction in 1/1024 below 1024\n",
-					ch == 'L' ? "max-loss" : "min-loss", optarg);
-				return 2;
-			}
-			*(ch == 'L' ? &po.rc.max_loss : &po.rc.min_loss) = (uint32_t)v;
-			break;
-		case 's':
-			if (ao.n_sets == MAX_SETS || parse_kv(optarg, &k, &val) ||
-			    !(t = algo_tunable(a, k)) || tunable_parse(t, val, &v)) {
-				pr_warn("--set: '%s' is not a tunable of " FP_NAME
-					" (ccload list shows them)\n",
-					optarg);
-				return 2;
-			}
-			sets[ao.n_sets++] = (struct tunable_set){ t, v };
-			break;
-		case 't':
-			if (ao.n_tc == MAX_ROLES || tc_place_parse(a, optarg, &tc[ao.n_tc]))
-				return 2;
-			ao.n_tc++;
-			break;
-		case 'n':
-			if (po.n_netns == PACER_MAX_NETNS) {
-				pr_warn("flashpass run: at most %d namespaces (-n)\n",
-					PACER_MAX_NETNS);
-				return 2;
-			}
-			po.netns[po.n_netns++] = optarg;
-			break;
-		case 'N': ao.non_restricted = true; break;
-		case 'j': json = 1; break;
-		case 'h': return 0;
-		default: return 2;
-		}
+		if (ch == 'h')
+			return 0;
+		err = parse_fp_opt(a, ch, optarg, &args);
+		if (err)
+			return err;
 	}
 	if (optind < argc) {
 		pr_warn("flashpass %s: unexpected argument '%s'\n", fp_cli.subs[sub], argv[optind]);
 		return 2;
 	}
-	if (po.rc.min_loss > po.rc.max_loss) {
-		pr_warn("--min-loss (%u) is above --max-loss (%u)\n", po.rc.min_loss,
-			po.rc.max_loss);
+	if (po->rc.min_loss > po->rc.max_loss) {
+		pr_warn("--min-loss (%u) is above --max-loss (%u)\n", po->rc.min_loss,
+			po->rc.max_loss);
 		return 2;
 	}
 	if (need_root())
 		return 1;
 	if (sub == FP_FLOWS)
-		return flows(json);
-	for (size_t i = 0; i < po.n_netns; i++)
-		if (!netns_exists(po.netns[i])) {
-			pr_warn("flashpass run: no network namespace '%s'\n", po.netns[i]);
+		return flows(args.json);
+	for (size_t i = 0; i < po->n_netns; i++)
+		if (!netns_exists(po->netns[i])) {
+			pr_warn("flashpass run: no network namespace '%s'\n", po->netns[i]);
 			return 2;
 		}
-	return run(a, &po, &ao);
+	return run(a, po, &args.ao);
 }

@@ -61,12 +61,8 @@ static const struct cli ppqd_cli = {
 
 static int open_pin(const char *algo, const char *name)
 {
-	char dir[256], path[300];
-	int fd;
+	int fd = pin_open(algo, name);
 
-	pin_dir(algo, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = bpf_obj_get(path);
 	if (fd < 0)
 		pr_warn("%s is not attached (no %s pinned)\n", algo, name);
 	return fd;
@@ -128,14 +124,11 @@ static int conns(const char *algo, int json)
  * namespace of the reader). */
 static int flows_here(const char *ns, int json, int *n)
 {
-	char dir[256], path[300];
 	struct ppqd_flow_rec r;
 	ssize_t got;
 	int link, fd;
 
-	pin_dir("bpf_ppqd", dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/ppqd_flows", dir);
-	link = bpf_obj_get(path);
+	link = pin_open("bpf_ppqd", "ppqd_flows");
 	if (link < 0) {
 		pr_warn("bpf_ppqd is not attached (no ppqd_flows pinned)\n");
 		return 1;

@@ -17,6 +17,7 @@
 #include "stats_map.h"
 #include "log.h"
 #include "parse.h"
+#include "pins.h"
 #include "util.h"
 
 enum fmt { FMT_TABLE, FMT_JSON, FMT_PROM };
@@ -188,7 +189,7 @@ int cmd_stats(int argc, char **argv)
 	if (only && !algo_find(only) && access(PIN_ROOT, F_OK) == 0) {
 		char p[256];
 
-		snprintf(p, sizeof(p), PIN_ROOT "/%s", only);
+		pin_dir(only, p, sizeof(p));
 		if (access(p, F_OK)) {
 			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", only);
 			return 2;

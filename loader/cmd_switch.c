@@ -105,7 +105,7 @@ static const char *queue_name(uint32_t q)
 	return q == SW_QUEUE_QDISC ? "qdisc" : "virtual";
 }
 
-static int tc_attach(const char *dev, const char *netns, struct sw_config *c)
+static int switch_attach(const char *dev, const char *netns, struct sw_config *c)
 {
 	int back; /* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
@@ -159,7 +159,7 @@ out:
 	return err ? 1 : 0;
 }
 
-static int tc_detach(const char *dev, const char *netns)
+static int switch_detach(const char *dev, const char *netns)
 {
 	int back; /* a one-shot command: it stays in @netns */
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
@@ -363,7 +363,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -402,8 +402,8 @@ static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned 
 	return 0;
 }
 
-static int tc_stats(const char *dev, const char *netns, int json, int reset,
-		    unsigned int interval_ms)
+static int switch_stats(const char *dev, const char *netns, int json, int reset,
+			unsigned int interval_ms)
 {
 	struct sw_config c = {};
 	struct sw_state s = {}, emu = {};
@@ -435,12 +435,128 @@ out:
 	return err;
 }
 
+/* What the command line asks of the switch. */
+struct switch_args {
+	struct sw_config c; /* attach */
+	const char *netns;
+	int json, reset;   /* stats */
+	uint64_t interval; /* stats: ms, 0 for none */
+};
+
+static int parse_queue(const char *arg, struct sw_config *c)
+{
+	if (!strcmp(arg, "virtual")) {
+		c->queue = SW_QUEUE_VIRTUAL;
+	} else if (!strcmp(arg, "qdisc")) {
+		c->queue = SW_QUEUE_QDISC;
+	} else {
+		pr_warn("--queue: '%s' is not virtual or qdisc\n", arg);
+		return 2;
+	}
+	return 0;
+}
+
+/* --buffer and --ecn-k, both sizes up to SW_BUFFER_MAX. */
+static int parse_buffer_size(int ch, const char *arg, struct sw_config *c)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v) || v > SW_BUFFER_MAX) {
+		pr_warn("--%s: '%s' is not a size up to 64mb\n", ch == 'b' ? "buffer" : "ecn-k",
+			arg);
+		return 2;
+	}
+	if (ch == 'b')
+		c->buffer = (uint32_t)v;
+	else
+		c->ecn_k = (uint32_t)v;
+	return 0;
+}
+
+/* Option @ch of any subcommand into @a: 0, or exit status 2 after a
+ * message. */
+static int parse_switch_opt(int ch, char *arg, struct switch_args *a)
+{
+	struct sw_config *c = &a->c;
+	uint64_t v, k;
+
+	switch (ch) {
+	case 'q': return parse_queue(arg, c);
+	case 'r':
+		if (parse_rate(arg, &v) || v < SW_RATE_MIN || v > SW_RATE_MAX) {
+			pr_warn("--rate: '%s' is not a rate in [1mbit, 10gbit]\n", arg);
+			return 2;
+		}
+		c->rate_bps = v;
+		break;
+	case 'b':
+	case 'k': return parse_buffer_size(ch, arg, c);
+	case 'c':
+		if (parse_pair("--class-limit", arg, SW_CLASSES - 1, &k, 1, SW_BUFFER_MAX, &v))
+			return 2;
+		c->class_limit[k] = (uint32_t)v;
+		break;
+	case 'D':
+		if (parse_pair("--dscp-class", arg, SW_DSCPS - 1, &k, 0, SW_CLASSES - 1, &v))
+			return 2;
+		c->dscp_class[k] = (uint8_t)v;
+		break;
+	case 'e':
+		if (parse_u64(arg, &v) || !v || v > 65535) {
+			pr_warn("--emulation: '%s' is not a UDP port\n", arg);
+			return 2;
+		}
+		c->emu_port = (uint32_t)v;
+		break;
+	case 'n': a->netns = arg; break;
+	case 'j': a->json = 1; break;
+	case 'R': a->reset = 1; break;
+	case 'i':
+		if (parse_u64(arg, &a->interval) || !a->interval || a->interval > 60000) {
+			pr_warn("--interval: '%s' is not a number of ms in [1, 60000]\n", arg);
+			return 2;
+		}
+		break;
+	default: return 2;
+	}
+	return 0;
+}
+
+/* The attach options taken together; the emulation queue's from the
+ * link rate.  0, or exit status 2 after a message. */
+static int finish_config(struct sw_config *c)
+{
+	int i;
+
+	if (c->buffer < SW_BUFFER_MIN) {
+		pr_warn("--buffer (%u) must hold a full-sized frame (%u bytes): a smaller "
+			"one drops every packet\n",
+			c->buffer, SW_BUFFER_MIN);
+		return 2;
+	}
+	if (c->ecn_k >= c->buffer) {
+		pr_warn("--ecn-k (%u) must be below --buffer (%u)\n", c->ecn_k, c->buffer);
+		return 2;
+	}
+	if (c->emu_port) {
+		c->emu_rate_bps = fp_emu_bps(c->rate_bps);
+		c->emu_buffer = SW_EMU_PKTS * SW_EMU_FRAME;
+		c->emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME;
+	}
+	for (i = 1; i < SW_CLASSES; i++)
+		if (c->class_limit[i] > c->buffer) {
+			pr_warn("--class-limit %d (%u) is above --buffer (%u)\n", i,
+				c->class_limit[i], c->buffer);
+			return 2;
+		}
+	return 0;
+}
+
 int cmd_switch(int argc, char **argv)
 {
-	struct sw_config c = { .rate_bps = 100000000, .buffer = 100 << 10 };
-	const char *netns = NULL, *dev;
-	int json = 0, reset = 0, ch, i, sub;
-	uint64_t v, a, interval = 0;
+	struct switch_args a = { .c = { .rate_bps = 100000000, .buffer = 100 << 10 } };
+	const char *dev;
+	int ch, sub, err;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cli_usage(&switch_cli, argc < 2 ? stderr : stdout);
@@ -453,97 +569,19 @@ int cmd_switch(int argc, char **argv)
 	argv++;
 	optind = 0;
 	while ((ch = cli_getopt(&switch_cli, sub, argc, argv)) != -1) {
-		switch (ch) {
-		case 'q':
-			if (!strcmp(optarg, "virtual")) {
-				c.queue = SW_QUEUE_VIRTUAL;
-			} else if (!strcmp(optarg, "qdisc")) {
-				c.queue = SW_QUEUE_QDISC;
-			} else {
-				pr_warn("--queue: '%s' is not virtual or qdisc\n", optarg);
-				return 2;
-			}
-			break;
-		case 'r':
-			if (parse_rate(optarg, &v) || v < SW_RATE_MIN || v > SW_RATE_MAX) {
-				pr_warn("--rate: '%s' is not a rate in [1mbit, 10gbit]\n", optarg);
-				return 2;
-			}
-			c.rate_bps = v;
-			break;
-		case 'b':
-		case 'k':
-			if (parse_size(optarg, &v) || v > SW_BUFFER_MAX) {
-				pr_warn("--%s: '%s' is not a size up to 64mb\n",
-					ch == 'b' ? "buffer" : "ecn-k", optarg);
-				return 2;
-			}
-			if (ch == 'b')
-				c.buffer = (uint32_t)v;
-			else
-				c.ecn_k = (uint32_t)v;
-			break;
-		case 'c':
-			if (parse_pair("--class-limit", optarg, SW_CLASSES - 1, &a, 1,
-				       SW_BUFFER_MAX, &v))
-				return 2;
-			c.class_limit[a] = (uint32_t)v;
-			break;
-		case 'D':
-			if (parse_pair("--dscp-class", optarg, SW_DSCPS - 1, &a, 0, SW_CLASSES - 1,
-				       &v))
-				return 2;
-			c.dscp_class[a] = (uint8_t)v;
-			break;
-		case 'e':
-			if (parse_u64(optarg, &v) || !v || v > 65535) {
-				pr_warn("--emulation: '%s' is not a UDP port\n", optarg);
-				return 2;
-			}
-			c.emu_port = (uint32_t)v;
-			break;
-		case 'n': netns = optarg; break;
-		case 'j': json = 1; break;
-		case 'R': reset = 1; break;
-		case 'i':
-			if (parse_u64(optarg, &interval) || !interval || interval > 60000) {
-				pr_warn("--interval: '%s' is not a number of ms in [1, 60000]\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h': return 0;
-		default: return 2;
-		}
+		if (ch == 'h')
+			return 0;
+		err = parse_switch_opt(ch, optarg, &a);
+		if (err)
+			return err;
 	}
 	if (optind >= argc) {
 		pr_warn("switch %s: which device?\n", switch_cli.subs[sub]);
 		return 2;
 	}
 	dev = argv[optind++];
-	if (sub == SW_ATTACH) {
-		if (c.buffer < SW_BUFFER_MIN) {
-			pr_warn("--buffer (%u) must hold a full-sized frame (%u bytes): a smaller "
-				"one drops every packet\n",
-				c.buffer, SW_BUFFER_MIN);
-			return 2;
-		}
-		if (c.ecn_k >= c.buffer) {
-			pr_warn("--ecn-k (%u) must be below --buffer (%u)\n", c.ecn_k, c.buffer);
-			return 2;
-		}
-		if (c.emu_port) {
-			c.emu_rate_bps = fp_emu_bps(c.rate_bps);
-			c.emu_buffer = SW_EMU_PKTS * SW_EMU_FRAME;
-			c.emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME;
-		}
-		for (i = 1; i < SW_CLASSES; i++)
-			if (c.class_limit[i] > c.buffer) {
-				pr_warn("--class-limit %d (%u) is above --buffer (%u)\n", i,
-					c.class_limit[i], c.buffer);
-				return 2;
-			}
-	}
+	if (sub == SW_ATTACH && finish_config(&a.c))
+		return 2;
 	if (optind < argc) {
 		pr_warn("switch %s: unexpected argument '%s'\n", switch_cli.subs[sub],
 			argv[optind]);
@@ -552,8 +590,8 @@ int cmd_switch(int argc, char **argv)
 	if (need_root())
 		return 1;
 	if (sub == SW_ATTACH)
-		return tc_attach(dev, netns, &c);
+		return switch_attach(dev, a.netns, &a.c);
 	if (sub == SW_DETACH)
-		return tc_detach(dev, netns);
-	return tc_stats(dev, netns, json, reset, (unsigned int)interval);
+		return switch_detach(dev, a.netns);
+	return switch_stats(dev, a.netns, a.json, a.reset, (unsigned int)a.interval);
 }

@@ -23,9 +23,10 @@
 #include "task_api.h"
 #include "log.h"
 #include "parse.h"
+#include "pins.h"
 #include "util.h"
 
-#define TASK_DIR PIN_ROOT "/bpf_tldct"
+#define TLDCT_NAME "bpf_tldct"
 
 enum { TASK_SET, TASK_GET, TASK_LIST };
 
@@ -50,7 +51,7 @@ static int open_pinned(const char *name)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), TASK_DIR "/%s", name);
+	pin_path(TLDCT_NAME, name, path, sizeof(path));
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		pr_warn("cannot open %s: %s (is bpf_tldct attached?)\n", path, strerror(errno));

@@ -6,6 +6,7 @@
 
 #include "cmds.h"
 #include "log.h"
+#include "util.h"
 
 struct cmd {
 	const char *name;
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "Usage: ccload [-v|-q] <command> [options]   (ccload <command> --help)\n\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\n  -v, --verbose  libbpf's messages and whole verifier logs\n"
 		   "  -q, --quiet    errors only\n");
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_init_libbpf();
-	for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+	for (c = 0; c < ARRAY_SIZE(cmds); c++) {
 		if (strcmp(argv[i], cmds[c].name))
 			continue;
 		optind = 0; /* each command parses its own options */

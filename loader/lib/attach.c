@@ -116,7 +116,7 @@ static int check_cgroup_progs(const struct algo *a, struct bpf_object *obj)
 	return 0;
 }
 
-static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
+static int attach_cgroup_progs(struct bpf_object *obj, const char *cc)
 {
 	struct bpf_program *prog;
 	struct bpf_link *link;
@@ -144,7 +144,7 @@ static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 				strerror(-err));
 			return err;
 		}
-		snprintf(path, sizeof(path), "%s/%s", dir, bpf_program__name(prog));
+		pin_path(cc, bpf_program__name(prog), path, sizeof(path));
 		err = bpf_link__pin(link, path);
 		bpf_link__destroy(link); /* the pin keeps it */
 		if (err) {
@@ -158,7 +158,7 @@ static int attach_cgroup_progs(struct bpf_object *obj, const char *dir)
 
 /* The entry's iterator programs, each on its map, pinned beside the maps:
  * reading the pin (ccload ppqd flows, or cat) runs the program. */
-static int attach_iters(const struct algo *a, struct bpf_object *obj, const char *dir)
+static int attach_iters(const struct algo *a, struct bpf_object *obj, const char *cc)
 {
 	const struct iter_prog *it;
 
@@ -187,7 +187,7 @@ static int attach_iters(const struct algo *a, struct bpf_object *obj, const char
 			pr_warn("cannot attach the iterator %s: %s\n", it->prog, strerror(-err));
 			return err;
 		}
-		snprintf(path, sizeof(path), "%s/%s", dir, it->prog);
+		pin_path(cc, it->prog, path, sizeof(path));
 		err = bpf_link__pin(link, path);
 		bpf_link__destroy(link); /* the pin keeps it */
 		if (err) {
@@ -413,10 +413,10 @@ static int install(const struct attach_opts *o, struct bpf_object *obj, const ch
 	err = pin_all(obj, dir);
 	fault_point("pinned");
 	if (!err)
-		err = attach_cgroup_progs(obj, dir);
+		err = attach_cgroup_progs(obj, name);
 	fault_point("cgroup");
 	if (!err)
-		err = attach_iters(o->algo, obj, dir);
+		err = attach_iters(o->algo, obj, name);
 	for (i = 0; !err && i < o->n_tc; i++)
 		err = tc_role_attach(o->algo, obj, &o->tc[i]);
 	if (!err && o->as_default)
@@ -437,7 +437,7 @@ int algo_attach(const struct attach_opts *o)
 	struct bpf_object *obj;
 	struct bpf_link *link = NULL;
 	struct bpf_map *ops;
-	char name[16];
+	char name[16], dir[256];
 	uint32_t id;
 	int err = -EINVAL;
 
@@ -474,8 +474,8 @@ int algo_attach(const struct attach_opts *o)
 		goto out; /* the link's destroy unregisters it */
 	/* Keep it registered after we exit: drop the link without detaching. */
 	bpf_link__disconnect(link);
-	printf("%s registered (struct_ops map id %u), maps pinned in " PIN_ROOT "/%s\n", name, id,
-	       name);
+	pin_dir(name, dir, sizeof(dir));
+	printf("%s registered (struct_ops map id %u), maps pinned in %s\n", name, id, dir);
 out:
 	bpf_link__destroy(link);
 	bpf_object__close(obj);

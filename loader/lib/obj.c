@@ -166,14 +166,11 @@ static void *pinned_rodata(const struct algo *a, struct btf **btf)
 {
 	struct bpf_map_info info = {};
 	uint32_t len = sizeof(info), zero = 0;
-	char path[256];
 	void *c = NULL;
 	int fd;
 
 	*btf = NULL;
-	pin_dir(a->name, path, sizeof(path));
-	strncat(path, "/rodata", sizeof(path) - strlen(path) - 1);
-	fd = bpf_obj_get(path);
+	fd = pin_open(a->name, PIN_RODATA);
 	if (fd < 0)
 		return NULL;
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.btf_id && info.value_size)

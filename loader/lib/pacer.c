@@ -25,6 +25,7 @@
 #include "log.h"
 #include "netns.h"
 #include "pins.h"
+#include "util.h"
 
 #define PACER_BATCH   64
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
@@ -69,9 +70,11 @@ struct pacer {
 	size_t n;
 	int idx[PACER_SLOTS]; /* flows[] index or -1 */
 	uint32_t gen;
-	uint64_t rtt_max_ns; /* the longest RTT of the active flows, at the last scan */
-	size_t rr;	     /* fill_batch()'s first flow, in turn */
-	struct fp_ledger l;  /* scratch: a ledger is 4 KB */
+	uint64_t rtt_max_ns;	      /* the longest RTT of the active flows, at the last scan */
+	uint64_t next_scan;	      /* the next read of the ledgers */
+	uint64_t sec_start, sec_sent; /* peak_pps: this second's start, its packets */
+	size_t rr;		      /* fill_batch()'s first flow, in turn */
+	struct fp_ledger l;	      /* scratch: a ledger is 4 KB */
 	struct emu_pkt pkts[PACER_BATCH];
 	struct sockaddr_in to[PACER_BATCH];
 	struct iovec iov[PACER_BATCH];
@@ -84,7 +87,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static size_t key_hash(const struct fp_key *k)
@@ -326,7 +329,7 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			if (!flow_active(f) || f->next_ns > now)
 				continue;
 			build(p, f, batch++, f->next_ns);
-			f->next_ns += 1000000000ULL / (f->rc.rate ? f->rc.rate : 1);
+			f->next_ns += NSEC_PER_SEC / (f->rc.rate ? f->rc.rate : 1);
 			more = 1;
 		}
 	}
@@ -386,14 +389,12 @@ static int psock_open(struct psock *ps, const char *name)
 
 static int pacer_open(struct pacer *p)
 {
-	char dir[256], path[300];
+	char dir[256];
 
-	pin_dir("bpf_flashpass", dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/fp_ledgers", dir);
-	p->fd_ledgers = bpf_obj_get(path);
-	snprintf(path, sizeof(path), "%s/fp_emu", dir);
-	p->fd_emu = bpf_obj_get(path);
+	p->fd_ledgers = pin_open("bpf_flashpass", "fp_ledgers");
+	p->fd_emu = pin_open("bpf_flashpass", "fp_emu");
 	if (p->fd_ledgers < 0 || p->fd_emu < 0) {
+		pin_dir("bpf_flashpass", dir, sizeof(dir));
 		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
 		return -ENOENT;
 	}
@@ -424,91 +425,113 @@ static double cpu_seconds(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r)
+static struct timespec timespec_of_ns(uint64_t ns)
 {
-	struct pacer *p = calloc(1, sizeof(*p));
-	uint64_t now, t0 = mono_ns(), next_scan = 0, sec_start = t0, sec_sent = 0;
-	double cpu0 = cpu_seconds();
-	int err;
+	return (struct timespec){ (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+}
 
-	memset(r, 0, sizeof(*r));
-	if (!p)
-		return -ENOMEM;
+/*
+ * On time or in bursts: a pacer that wakes late sends what fell due
+ * together, and the emulation queue's 8 packets take a burst of about
+ * 1 ms at the link rate.  Under CFS a busy machine wakes it milliseconds
+ * late; a real-time priority wakes it on time.
+ */
+static void set_rt_priority(unsigned int prio)
+{
+	struct sched_param sp = { .sched_priority = (int)prio };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		pr_warn("pacer: no real-time priority (%s): it may wake late and send in bursts\n",
+			strerror(errno));
+}
+
+static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_report *r)
+{
 	p->o = o;
 	p->r = r;
 	p->fd_ledgers = p->fd_emu = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
 	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
 	memset(p->idx, -1, sizeof(p->idx));
-	err = p->flows ? pacer_open(p) : -ENOMEM;
-	if (!err && o->rt_priority) {
-		/* On time or in bursts: a pacer that wakes late sends what fell
-		 * due together, and the emulation queue's 8 packets take a burst
-		 * of about 1 ms at the link rate.  Under CFS a busy machine wakes
-		 * it milliseconds late; a real-time priority wakes it on time. */
-		struct sched_param sp = { .sched_priority = (int)o->rt_priority };
+	return p->flows ? pacer_open(p) : -ENOMEM;
+}
 
-		if (sched_setscheduler(0, SCHED_FIFO, &sp))
-			pr_warn("pacer: no real-time priority (%s): it may wake late and "
-				"send in bursts\n",
-				strerror(errno));
+/* Read the ledgers; the rate control right after the credit counts were
+ * read, over at least one scan period. */
+static void scan_and_control(struct pacer *p, uint64_t now)
+{
+	scan(p, now);
+	p->next_scan = now + (uint64_t)p->o->scan_us * 1000;
+	for (size_t i = 0; i < p->n; i++)
+		if (flow_active(&p->flows[i]) && now - p->flows[i].iv_start_ns >= interval_ns(p))
+			flow_interval(p, &p->flows[i], now);
+}
+
+/* When the next packet is due, or the next scan if that comes first. */
+static uint64_t next_due(const struct pacer *p)
+{
+	uint64_t earliest = p->next_scan;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (flow_active(&p->flows[i]) && p->flows[i].next_ns < earliest)
+			earliest = p->flows[i].next_ns;
+	return earliest;
+}
+
+static void count_peak(struct pacer *p, uint64_t now, size_t sent)
+{
+	p->sec_sent += sent;
+	if (now - p->sec_start >= NSEC_PER_SEC) {
+		if (p->sec_sent > p->r->peak_pps)
+			p->r->peak_pps = p->sec_sent;
+		p->sec_start = now;
+		p->sec_sent = 0;
 	}
-	while (!err && !*stop) {
-		uint64_t earliest;
-		size_t batch = 0, i;
+}
 
-		now = mono_ns();
-		if (now >= next_scan) {
-			scan(p, now);
-			next_scan = now + (uint64_t)o->scan_us * 1000;
-			/* the rate control right after the credit counts were
-			 * read, over at least one scan period */
-			for (i = 0; i < p->n; i++)
-				if (flow_active(&p->flows[i]) &&
-				    now - p->flows[i].iv_start_ns >= interval_ns(p))
-					flow_interval(p, &p->flows[i], now);
-		}
-		batch = fill_batch(p, now);
-		earliest = next_scan;
-		for (i = 0; i < p->n; i++)
-			if (flow_active(&p->flows[i]) && p->flows[i].next_ns < earliest)
-				earliest = p->flows[i].next_ns;
-		if (batch)
-			send_batch(p, batch);
-		sec_sent += batch;
-		if (now - sec_start >= 1000000000ULL) {
-			if (sec_sent > r->peak_pps)
-				r->peak_pps = sec_sent;
-			sec_start = now;
-			sec_sent = 0;
-		}
-		if (batch == PACER_BATCH) {
-			/* More are due: the pacer is behind.  At a real-time
-			 * priority it would now keep its CPU from softirqs,
-			 * which carry the credits back, and from everything
-			 * else: it gives up as long again as it has used
-			 * since the loop began (half a CPU at most, and the
-			 * flows behind it skip ahead, PACER_LAG_MAX). */
-			if (o->rt_priority) {
-				uint64_t used = mono_ns() - now;
-				struct timespec ts = { (time_t)(used / 1000000000ULL),
-						       (long)(used % 1000000000ULL) };
+/*
+ * More are due: the pacer is behind.  At a real-time priority it would
+ * now keep its CPU from softirqs, which carry the credits back, and from
+ * everything else: it gives up as long again as it has used since the
+ * loop began at @now (half a CPU at most, and the flows behind it skip
+ * ahead, PACER_LAG_MAX).
+ */
+static void yield_when_behind(const struct pacer *p, uint64_t now)
+{
+	if (p->o->rt_priority) {
+		struct timespec ts = timespec_of_ns(mono_ns() - now);
 
-				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-			}
-			continue;
-		}
-		if (earliest > now) {
-			struct timespec ts = { (time_t)(earliest / 1000000000ULL),
-					       (long)(earliest % 1000000000ULL) };
-
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		}
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 	}
-	for (size_t i = 0; p->fd_emu >= 0 && i < p->n; i++)
-		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
-	r->wall_s = (double)(mono_ns() - t0) / 1e9;
-	r->cpu_s = cpu_seconds() - cpu0;
+}
+
+/* One turn: scan and rate control when due, the packets due now, then
+ * sleep until the next is due. */
+static void pacer_turn(struct pacer *p)
+{
+	uint64_t now = mono_ns(), earliest;
+	size_t batch;
+
+	if (now >= p->next_scan)
+		scan_and_control(p, now);
+	batch = fill_batch(p, now);
+	earliest = next_due(p);
+	if (batch)
+		send_batch(p, batch);
+	count_peak(p, now, batch);
+	if (batch == PACER_BATCH) {
+		yield_when_behind(p, now);
+		return;
+	}
+	if (earliest > now) {
+		struct timespec ts = timespec_of_ns(earliest);
+
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static void pacer_free(struct pacer *p)
+{
 	for (size_t i = 0; i < p->n_socks; i++)
 		if (p->socks[i].fd >= 0)
 			close(p->socks[i].fd);
@@ -518,5 +541,29 @@ int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pa
 		close(p->fd_emu);
 	free(p->flows);
 	free(p);
+}
+
+int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r)
+{
+	struct pacer *p = calloc(1, sizeof(*p));
+	uint64_t t0 = mono_ns();
+	double cpu0 = cpu_seconds();
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!p)
+		return -ENOMEM;
+	p->sec_start = t0;
+	err = pacer_init(p, o, r);
+	if (!err && o->rt_priority)
+		set_rt_priority(o->rt_priority);
+	while (!err && !*stop)
+		pacer_turn(p);
+	/* the pacer's view goes with it */
+	for (size_t i = 0; p->fd_emu >= 0 && i < p->n; i++)
+		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+	r->wall_s = (double)(mono_ns() - t0) / 1e9;
+	r->cpu_s = cpu_seconds() - cpu0;
+	pacer_free(p);
 	return err;
 }

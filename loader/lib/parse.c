@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "parse.h"
+#include "util.h"
 
 struct unit {
 	const char *name;
@@ -34,6 +35,48 @@ int parse_u64(const char *s, uint64_t *out)
 		return -ERANGE;
 	if (errno || *end)
 		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* The end of the digits from @p on, counting them into *@n. */
+static const char *skip_digits(const char *p, size_t *n)
+{
+	for (; *p >= '0' && *p <= '9'; p++)
+		++*n;
+	return p;
+}
+
+int parse_double(const char *s, double *out)
+{
+	size_t digits = 0, exp_digits = 0;
+	const char *p;
+	char *end;
+	double v;
+
+	if (!s)
+		return -EINVAL;
+	p = skip_digits(s, &digits);
+	if (*p == '.')
+		p = skip_digits(p + 1, &digits);
+	if (!digits)
+		return -EINVAL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		p = skip_digits(p, &exp_digits);
+		if (!exp_digits)
+			return -EINVAL;
+	}
+	if (*p)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end != p)
+		return -EINVAL; /* a locale whose decimal point is not '.' */
 	*out = v;
 	return 0;
 }
@@ -109,8 +152,6 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n, c
 	return -EINVAL;
 }
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 int parse_size(const char *s, uint64_t *bytes)
 {
 	static const struct unit u[] = {
@@ -126,7 +167,7 @@ int parse_size(const char *s, uint64_t *bytes)
 		{ "gib", 1ULL << 30, 1 },
 	};
 
-	return parse_with_units(s, u, N(u), "b", bytes);
+	return parse_with_units(s, u, ARRAY_SIZE(u), "b", bytes);
 }
 
 int parse_rate(const char *s, uint64_t *bps)
@@ -147,7 +188,7 @@ int parse_rate(const char *s, uint64_t *bps)
 	};
 
 	/* A bare number is ambiguous (bits or bytes?): require a unit. */
-	return parse_with_units(s, u, N(u), NULL, bps);
+	return parse_with_units(s, u, ARRAY_SIZE(u), NULL, bps);
 }
 
 int parse_time(const char *s, uint64_t *ns)
@@ -162,7 +203,7 @@ int parse_time(const char *s, uint64_t *ns)
 		{ "sec", 1000000000ULL, 1 },
 	};
 
-	return parse_with_units(s, u, N(u), "us", ns);
+	return parse_with_units(s, u, ARRAY_SIZE(u), "us", ns);
 }
 
 int parse_kv(char *s, char **key, char **value)

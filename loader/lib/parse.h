@@ -6,6 +6,8 @@
  *   rates: bit, kbit, mbit, gbit, tbit (powers of 1000, bits/s),
  *          bps, kbps, mbps, gbps (bytes/s), kibit, mibit, gibit (1024)
  *   times: s, ms, us, ns (a bare number is microseconds, as in tc)
+ * and plain numbers: unsigned integers, and reals for what is not a
+ * count (a load, a scale, seconds of a tool's own).
  * All return 0 on success and -EINVAL / -ERANGE otherwise; nothing is
  * written to *out on failure.
  */
@@ -21,6 +23,10 @@ int parse_bool(const char *s, uint64_t *out);
 int parse_size(const char *s, uint64_t *bytes);
 int parse_rate(const char *s, uint64_t *bits_per_sec);
 int parse_time(const char *s, uint64_t *ns);
+/* Digits with an optional fraction and exponent ("2", "0.25", ".5",
+ * "1e-3"): no sign, no spaces, no hex, inf or nan.  The value is
+ * strtod()'s in the C locale. */
+int parse_double(const char *s, double *out);
 
 /* A congestion control name ccload may use as a file name under its pin
  * and run directories: 1 to 15 characters (TCP_CA_NAME_MAX - 1) of

@@ -15,17 +15,29 @@ void pin_dir(const char *cc, char *buf, size_t len)
 	snprintf(buf, len, PIN_ROOT "/%s", cc);
 }
 
-/* The name @m is pinned under, NULL when it is not pinned. */
-static const char *pin_name(struct bpf_object *obj, struct bpf_map *m)
+void pin_path(const char *cc, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, PIN_ROOT "/%s/%s", cc, name);
+}
+
+int pin_open(const char *cc, const char *name)
+{
+	char path[512];
+
+	pin_path(cc, name, path, sizeof(path));
+	return bpf_obj_get(path);
+}
+
+const char *pin_name(struct bpf_object *obj, struct bpf_map *m)
 {
 	if (m == obj_struct_ops(obj))
-		return "ops";
+		return PIN_OPS;
 	if (m == obj_rodata(obj))
-		return "rodata";
+		return PIN_RODATA;
 	if (bpf_map__is_internal(m))
 		return NULL;
 	if (!strcmp(bpf_map__name(m), "ccs_stats"))
-		return "stats";
+		return PIN_STATS;
 	return bpf_map__name(m);
 }
 

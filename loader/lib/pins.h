@@ -14,7 +14,19 @@
 #include <stddef.h>
 #include <bpf/libbpf.h>
 
+#define PIN_OPS	   "ops"
+#define PIN_STATS  "stats"
+#define PIN_RODATA "rodata"
+
+/* PIN_ROOT/<cc>, and PIN_ROOT/<cc>/<name>: a map, or a link of a cgroup or
+ * iterator program, by its pin name. */
 void pin_dir(const char *cc, char *buf, size_t len);
+void pin_path(const char *cc, const char *name, char *buf, size_t len);
+/* bpf_obj_get() of pin_path(); < 0 with errno when there is none. */
+int pin_open(const char *cc, const char *name);
+/* The name @m of @obj is pinned under, NULL when it is not pinned. */
+const char *pin_name(struct bpf_object *obj, struct bpf_map *m);
+
 int pin_all(struct bpf_object *obj, const char *dir);
 /* Before load: every map of @obj that has a pin in @dir uses it. */
 int pin_reuse(struct bpf_object *obj, const char *dir);

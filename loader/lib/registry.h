@@ -8,10 +8,13 @@
  * attached on the devices named at attach or with ccload tc; its
  * iterator programs (each over one of its maps, pinned); the
  * tunables ccload accepts and the names of its stats slots (both
- * generated from the lists in bpf/<algo>.h); and whether it needs a
- * running process beside the kernel.  Every map of the object is pinned
- * under PIN_ROOT/<name>/.  A tunable is a `const volatile` variable of
- * the same name in the object's .rodata.
+ * generated from the lists in bpf/<algo>.h); whether it needs a
+ * running process beside the kernel; and its own ccload command.  Every
+ * map of the object is pinned under PIN_ROOT/<name>/.  A tunable is a
+ * `const volatile` variable of the same name in the object's .rodata.
+ *
+ * An in-tree algorithm is its bpf/<algo>.bpf.c (and bpf/<algo>.h), its
+ * word in the Makefile's ALGOS, and its entry algo_<algo> in registry.c.
  */
 #ifndef CCLOAD_REGISTRY_H
 #define CCLOAD_REGISTRY_H
@@ -83,8 +86,10 @@ struct algo {
 	const struct map_size *map_sizes; /* NULL-terminated (map NULL) */
 	const struct tc_role *tc_roles;
 	size_t n_tc_roles;
-	/* a process must run beside the kernel side (ccload <algo> run) */
+	/* a process must run beside the kernel side (ccload <cmd> run) */
 	bool needs_process;
+	/* its own ccload command (main.c), NULL when it has none */
+	const char *cmd;
 };
 
 /* Names of the common slots (bpf/lib/stats.h). */

@@ -8,7 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "stats_map.h"
-#include "util.h"
+#include "pins.h"
 
 const struct stat_desc *stats_desc(const struct algo *a, unsigned int i)
 {
@@ -56,11 +56,8 @@ out:
 
 int stats_read_pinned(const char *cc_name, struct ccs_stats *out)
 {
-	char path[256];
-	int fd, err;
+	int fd = pin_open(cc_name, PIN_STATS), err;
 
-	snprintf(path, sizeof(path), PIN_ROOT "/%s/stats", cc_name);
-	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return -errno;
 	err = stats_read_fd(fd, algo_find(cc_name), out);

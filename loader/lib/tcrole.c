@@ -2,7 +2,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -214,6 +213,7 @@ static int for_each_rec(const struct algo *a,
 {
 	char dir[256], path[600], id[16];
 	struct dirent *de;
+	uint64_t v;
 	DIR *d;
 	int ret = 0;
 
@@ -239,7 +239,9 @@ static int for_each_rec(const struct algo *a,
 		snprintf(r.role, sizeof(r.role), "%s", de->d_name);
 		snprintf(r.dev, sizeof(r.dev), "%s", dev);
 		snprintf(r.netns, sizeof(r.netns), "%s", strcmp(ns, "-") ? ns : "");
-		r.prog_id = (uint32_t)strtoul(id, NULL, 10);
+		/* a record without a program id names no filter of ours:
+		 * id 0, which no program has, so detach only drops it */
+		r.prog_id = parse_u64(id, &v) || v > UINT32_MAX ? 0 : (uint32_t)v;
 		p.role = r.role;
 		p.dev = r.dev;
 		p.netns = r.netns[0] ? r.netns : NULL;

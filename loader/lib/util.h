@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Environment checks, bpffs, pin directories and sysctls. */
+/* Environment checks, bpffs, pin directories and sysctls; small
+ * definitions every C program of the suite shares. */
 #ifndef CCLOAD_UTIL_H
 #define CCLOAD_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC  1000000000ULL
+
+/* C libraries older than glibc 2.32 do not name it (after <netinet/in.h>,
+ * whose enum would otherwise meet the macro) */
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
 
 #define BPFFS	       "/sys/fs/bpf"
 #define PIN_ROOT       BPFFS "/ccsuite"

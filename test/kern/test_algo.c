@@ -26,10 +26,12 @@
 #include "attach.h"
 #include "kcc.h"
 #include "log.h"
+#include "obj.h"
 #include "pins.h"
 #include "registry.h"
 #include "stats_map.h"
 #include "tcrole.h"
+#include "util.h"
 #include "ccsdummy.h"
 #include "ccsdummy.skel.h"
 
@@ -38,8 +40,11 @@
 /* ---- the registry entry: all an algorithm takes besides its .bpf.c ---- */
 
 DUMMY_TUNABLES(TUNABLE_CHECK)
-static const struct tunable dummy_tunables[] = { DUMMY_TUNABLES(TUNABLE_DESC) };
+static const struct tunable dummy_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
+							 DUMMY_TUNABLES(TUNABLE_DESC) };
 static const struct stat_desc dummy_stats[] = { DUMMY_STATS(STAT_DESC, DUMMY) };
+_Static_assert(ARRAY_SIZE(dummy_stats) == DUMMY_STAT_MAX - CCS_STAT_ALGO, "name every dummy stat");
+_Static_assert(DUMMY_STAT_MAX <= CCS_STAT_MAX, "bpf_ccsdummy has more stats than slots");
 static const struct tc_role dummy_roles[] = {
 	{ "ccsdummy-count", "dummy_count", TC_EGRESS, "counts TCP packets out" },
 };
@@ -48,11 +53,11 @@ static const struct algo algo_dummy = {
 	.summary = "test only: Reno, and a TC role that counts",
 	.elf_bytes = ccsdummy_bpf__elf_bytes,
 	.tunables = dummy_tunables,
-	.n_tunables = sizeof(dummy_tunables) / sizeof(dummy_tunables[0]),
+	.n_tunables = ARRAY_SIZE(dummy_tunables),
 	.stats = dummy_stats,
-	.n_stats = sizeof(dummy_stats) / sizeof(dummy_stats[0]),
+	.n_stats = ARRAY_SIZE(dummy_stats),
 	.tc_roles = dummy_roles,
-	.n_tc_roles = 1,
+	.n_tc_roles = ARRAY_SIZE(dummy_roles),
 };
 
 /* ---- */
@@ -115,6 +120,14 @@ static void transfer(size_t bytes, char name[16])
 	close(ls);
 }
 
+static size_t tunable_index(const char *name)
+{
+	const struct tunable *t = algo_tunable(&algo_dummy, name);
+
+	cr_assert(t, "no tunable %s in the entry", name);
+	return (size_t)(t - dummy_tunables);
+}
+
 static int count_rec(const struct tc_rec *r, void *ctx)
 {
 	if (r->live && !strcmp(r->role, "ccsdummy-count") && !strcmp(r->dev, "lo"))
@@ -132,7 +145,7 @@ static int live_recs(void)
 
 Test(algo, struct_ops_and_tc_role_from_one_entry)
 {
-	struct tunable_set set = { .t = &dummy_tunables[0], .v = 100 };
+	struct tunable_set set = { .t = algo_tunable(&algo_dummy, "step"), .v = 100 };
 	struct tc_place place = { .role = "ccsdummy-count", .dev = "lo" };
 	struct tc_place bad = { .role = "nosuch", .dev = "lo" };
 	struct attach_opts o = {
@@ -140,7 +153,9 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 	};
 	struct ccs_stats s1, s2;
 	char name[16] = "", dir[256];
+	uint64_t cur[ARRAY_SIZE(dummy_tunables)], def[ARRAY_SIZE(dummy_tunables)];
 
+	cr_assert(set.t);
 	log_level = LOG_WARN;
 	log_init_libbpf();
 	cr_assert(!unshare(CLONE_NEWNET), "unshare: %s", strerror(errno));
@@ -154,6 +169,10 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 
 	cr_assert(!algo_attach(&o));
 	cr_assert(cc_registered(CC));
+	/* every tunable of the entry is in .rodata: the common ones too */
+	cr_assert(!algo_tunables_read(&algo_dummy, cur, def));
+	cr_assert_eq(cur[tunable_index("stats")], 1);
+	cr_assert_eq(cur[tunable_index("step")], 100);
 	cr_assert_eq(live_recs(), 1);
 	transfer(1 << 20, name);
 	cr_assert_str_eq(name, CC);

@@ -26,6 +26,7 @@
 #include "flashpass.h"
 #include "obj.h"
 #include "registry.h"
+#include "util.h"
 
 struct emu4 {
 	struct ethhdr eth;
@@ -63,7 +64,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static uint32_t csum_add(uint32_t sum, const void *p, size_t len)

@@ -26,6 +26,7 @@
 
 #include "switch.h"
 #include "switch.skel.h"
+#include "util.h"
 
 #define LEN_MSS 1448
 
@@ -51,7 +52,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static uint16_t ip_csum(const void *hdr, size_t len)
@@ -273,7 +274,7 @@ Test(switch_kern, arrivals_above_rate_build_the_queue_below_rate_do_not, .fini =
 	/* Below the rate (half of it): the queue never holds two packets.
 	 * Each packet waits a gap after the previous one, so a stall of
 	 * this process never turns into a burst. */
-	gap = sizeof(in) * 8 * 1000000000ULL / rate * 2;
+	gap = sizeof(in) * 8 * NSEC_PER_SEC / rate * 2;
 	set_backlog(0);
 	for (i = 0, t1 = mono_ns(); i < 20; i++) {
 		while (mono_ns() < t1 + gap)
@@ -376,10 +377,12 @@ static void make4_vlan(struct pkt4_vlan *v, int tags, uint8_t tos)
 	make4(&p, tos);
 	memset(v, 0, sizeof(*v));
 	if (tags == 2) {
-		memcpy(b + 12, (uint16_t[]){ htons(0x88A8), htons(100), htons(0x8100), htons(200) },
+		memcpy(b + 12,
+		       (uint16_t[]){ htons(ETH_P_8021AD), htons(100), htons(ETH_P_8021Q),
+				     htons(200) },
 		       8);
 	} else {
-		memcpy(b + 12, (uint16_t[]){ htons(0x8100), htons(100) }, 4);
+		memcpy(b + 12, (uint16_t[]){ htons(ETH_P_8021Q), htons(100) }, 4);
 	}
 	memcpy(b + l3 - 2, (uint16_t[]){ htons(ETH_P_IP) }, 2);
 	memcpy(b + l3, &p.ip, sizeof(p) - sizeof(p.eth));

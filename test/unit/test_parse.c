@@ -2,7 +2,7 @@
 /*
  * Unit tests for loader/lib/parse.c: numbers with tc(8) units.
  *   sizes: powers of 1024; rates: bits/s, kbit = 1000, bps = bytes/s;
- *   times: ns, a bare number is microseconds.
+ *   times: ns, a bare number is microseconds; plain reals.
  * Every failure must return -EINVAL / -ERANGE and leave *out alone, so each
  * call starts with a sentinel in *out.
  */
@@ -305,6 +305,73 @@ Test(parse_time, overflow)
 Test(parse_time, overflow_in_fraction)
 {
 	BAD(parse_time, "18446744073.8s", -ERANGE);
+}
+
+/* ---- parse_double: what wlgen and tcpxfer took from strtod() ---- */
+
+static void ok_double(const char *in, double want)
+{
+	double out = -1;
+	int rc = parse_double(in, &out);
+
+	cr_assert_eq(rc, 0, "parse_double(\"%s\") = %d, want 0", in, rc);
+	/* strtod()'s value exactly: what the tools read before */
+	cr_assert(out == want, "parse_double(\"%s\") gave %.17g, want %.17g", in, out, want);
+}
+
+static void bad_double(const char *in, int want_rc)
+{
+	double out = -1;
+	int rc = parse_double(in, &out);
+
+	cr_assert_eq(rc, want_rc, "parse_double(\"%s\") = %d, want %d", in ? in : "(null)", rc,
+		     want_rc);
+	cr_assert(out == -1, "parse_double(\"%s\") wrote %g on failure", in ? in : "(null)", out);
+}
+
+Test(parse_double, decimals)
+{
+	ok_double("0", 0);
+	ok_double("2", 2);
+	ok_double("0.5", 0.5);
+	ok_double("0.125", 0.125);
+	ok_double(".25", 0.25);
+	ok_double("5.", 5);
+	ok_double("0.0333333", 0.0333333); /* awk's %.6g of 0.6 / 18 */
+	ok_double("0.0025", 0.0025);
+	ok_double("007", 7); /* not octal */
+}
+
+Test(parse_double, exponents)
+{
+	ok_double("5e-05", 5e-05); /* awk's %.6g below 1e-4 */
+	ok_double("1E3", 1000);
+	ok_double("2.5e+2", 250);
+}
+
+Test(parse_double, rejects)
+{
+	bad_double(NULL, -EINVAL);
+	bad_double("", -EINVAL);
+	bad_double(".", -EINVAL);
+	bad_double("-1", -EINVAL);
+	bad_double("+1", -EINVAL);
+	bad_double(" 1", -EINVAL);
+	bad_double("1 ", -EINVAL);
+	bad_double("1.5x", -EINVAL);
+	bad_double("1e", -EINVAL);
+	bad_double("1e+", -EINVAL);
+	bad_double("e5", -EINVAL);
+	bad_double("0x10", -EINVAL);
+	bad_double("inf", -EINVAL);
+	bad_double("nan", -EINVAL);
+	bad_double("1,5", -EINVAL);
+	bad_double("1.2.3", -EINVAL);
+}
+
+Test(parse_double, overflow)
+{
+	bad_double("1e999", -ERANGE);
 }
 
 /* ---- parse_kv ---- */
