@@ -23,7 +23,8 @@
 #   exp_table TABLE JQ [OPT...] [-- FILE...]
 #                                    $OUT/TABLE.json from jq OPT... -f
 #                                    bench/lib/JQ.jq FILE..., then
-#                                    $OUT/TABLE.md as exp_report's
+#                                    $OUT/TABLE.md from JQ.md.jq, or
+#                                    the table's .md where there is none
 #   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
 #   exp_publish DEST FILE[=NAME]...  with --publish, copy to
 #                                    bench/published/DEST (as NAME)
@@ -40,7 +41,7 @@ exp_init() {
 	EXP_RUN_OPTS="--reps --duration"
 }
 
-# an option of bench/run's only where the driver passes it on
+# --reps and --duration only for a driver that passes them on
 exp_takes() { [[ " $EXP_RUN_OPTS " == *" $1 "* ]] || exp_die "unknown argument '$1'"; }
 
 exp_parse() {
@@ -96,7 +97,8 @@ exp_table() {
 		shift
 	done
 	[ $# -gt 0 ] && shift
-	# the program's file first: jq 1.6 takes -f's file from the positionals
+	# the inputs after the program: jq 1.6 takes its first positional
+	# argument as -f's file
 	jq ${opts[@]+"${opts[@]}"} -f "$ROOT/bench/lib/$prog.jq" "$@" >"$OUT/$table.json" ||
 		exp_die "cannot make $OUT/$table.json"
 	exp_md "$table" "$prog"
