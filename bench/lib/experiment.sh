@@ -1,9 +1,14 @@
 # shellcheck shell=bash disable=SC2034 # REPS, OUT, RUN ...: the drivers read them
-# The experiment driver shared by bench/bbr-parity and bench/tldct-paper
-# (and every paper reproduction to come; source it):
+# The experiment driver shared by bench/bbr-parity, bench/tldct-paper,
+# bench/flashpass-paper, bench/ppqd-paper, bench/mptcp-baseline,
+# bench/cpucost and bench/backend-xcheck (and every paper reproduction to
+# come; source it):
 #
 #   exp_init NAME HELP_LAST_LINE     defaults, and --help prints the
 #                                    caller's header up to that line
+#   EXP_RUN_OPTS="--reps"            (after exp_init) which of --reps and
+#                                    --duration the driver takes (both
+#                                    unless it says otherwise)
 #   exp_parse "$@"                   --reps N --duration S --out DIR
 #                                    --publish --report DIR -h; anything
 #                                    else goes to the caller's exp_arg
@@ -15,6 +20,11 @@
 #                                    over {scenarios: {NAME: result.json},
 #                                    cpucost: cpucost.json or null}, then
 #                                    $OUT/TABLE.md from JQ.md.jq
+#   exp_table TABLE JQ [OPT...] [-- FILE...]
+#                                    $OUT/TABLE.json from jq OPT... -f
+#                                    bench/lib/JQ.jq FILE..., then
+#                                    $OUT/TABLE.md from JQ.md.jq, or
+#                                    the table's .md where there is none
 #   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
 #   exp_publish DEST FILE[=NAME]...  with --publish, copy to
 #                                    bench/published/DEST (as NAME)
@@ -28,13 +38,17 @@ exp_die() { echo "bench/$EXP_NAME: $*" >&2; exit 2; }
 exp_init() {
 	EXP_NAME=$1 EXP_HELP=$2
 	REPS="" DURATION="" OUT="" PUBLISH=0 RUN=1 EXP_SHIFT=0
+	EXP_RUN_OPTS="--reps --duration"
 }
+
+# --reps and --duration only for a driver that passes them on
+exp_takes() { [[ " $EXP_RUN_OPTS " == *" $1 "* ]] || exp_die "unknown argument '$1'"; }
 
 exp_parse() {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--reps) REPS=$2; shift 2 ;;
-		--duration) DURATION=$2; shift 2 ;;
+		--reps) exp_takes "$1"; REPS=$2; shift 2 ;;
+		--duration) exp_takes "$1"; DURATION=$2; shift 2 ;;
 		--out) OUT=$2; shift 2 ;;
 		--publish) PUBLISH=1; shift ;;
 		--report) OUT=$2; RUN=0; shift 2 ;;
@@ -72,7 +86,33 @@ exp_report() {
 		cat "$OUT/cpucost/cpucost.json" 2>/dev/null || echo null
 	} | jq -s '{ scenarios: .[0], cpucost: .[1] }' |
 		jq -f "$prog.jq" >"$OUT/$table.json" || exp_die "no results in $OUT"
-	jq -r -f "$prog.md.jq" "$OUT/$table.json" >"$OUT/$table.md" || exp_die "cannot write $table.md"
+	exp_md "$table" "$2"
+}
+
+exp_table() {
+	local table=$1 prog=$2 opts=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	# the inputs after the program: jq 1.6 takes its first positional
+	# argument as -f's file
+	jq ${opts[@]+"${opts[@]}"} -f "$ROOT/bench/lib/$prog.jq" "$@" >"$OUT/$table.json" ||
+		exp_die "cannot make $OUT/$table.json"
+	exp_md "$table" "$prog"
+}
+
+# $OUT/TABLE.md from bench/lib/JQ.md.jq, or where there is none the
+# table's own .md; and on stdout
+exp_md() {
+	local table=$1 prog=$ROOT/bench/lib/$2.md.jq
+	if [ -f "$prog" ]; then
+		jq -r -f "$prog" "$OUT/$table.json"
+	else
+		jq -r .md "$OUT/$table.json"
+	fi >"$OUT/$table.md" || exp_die "cannot write $table.md"
 	cat "$OUT/$table.md"
 }
 

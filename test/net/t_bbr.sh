@@ -48,14 +48,12 @@ if [ -n "$no_trace" ]; then
 else
 	for a in bbr bpf_bbr; do
 		check "$a: every run's flow went STARTUP -> [DRAIN] -> PROBE_BW ($(jq -c --arg a $a '.summary[$a].mode_seqs' "$R"))" \
-			jq -e --arg a $a --argjson n $REPS '[.runs[] | select(.algo == $a) | .flows[0].modes.seq | map(select(. != "DRAIN"))[0:2]]
-				| length == $n and all(. == ["STARTUP", "PROBE_BW"])' "$R"
+			jq -e --arg a $a --argjson n $REPS -f "$TOPO_ROOT/bench/lib/bbr-walks-to-probe-bw.jq" "$R"
 	done
 	# Four runs of either may include a rarer walk (a PROBE_RTT one run
 	# reaches and another does not): some walk must be common to both.
 	check "bbr and bpf_bbr share a mode sequence (DRAIN aside; $(jq -c '[.summary.bbr, .summary.bpf_bbr] | map(.mode_seqs)' "$R"))" \
-		jq -e 'def nd: map(split(" ") | map(select(. != "DRAIN")) | join(" ")) | unique;
-			(.summary.bbr.mode_seqs | nd) - (.summary.bpf_bbr.mode_seqs | nd) != (.summary.bbr.mode_seqs | nd)' "$R"
+		jq -e -f "$TOPO_ROOT/bench/lib/bbr-shared-mode-seq.jq" "$R"
 fi
 # Tolerances of issue 4: throughput within 5 %, median RTT within 10 %.
 # bench/bbr-parity holds bpf_bbr to them, with more and longer runs; this

@@ -49,9 +49,8 @@ xlated_in_ack() {
 	ATTACHED=1
 	stats_map=$(bpftool map show pinned /sys/fs/bpf/ccsuite/bpf_dctcp/stats -j | jq .id)
 	# the registered instance (an unregistered one lives while sockets use it)
-	prog=$(bpftool struct_ops dump -j | jq -r '.[] | .bpf_struct_ops_tcp_congestion_ops // empty
-		| select((.common // .).state == "BPF_STRUCT_OPS_STATE_INUSE" and .data.name == "bpf_dctcp")
-		| .data.in_ack_event' | sed -n 's/.*prog_id:\([0-9]*\)$/\1/p')
+	prog=$(bpftool struct_ops dump -j | jq --arg cc bpf_dctcp -f "$TOPO_ROOT/bench/lib/registered-cc.jq" |
+		jq -r '.progs.in_ack_event.id // empty')
 	bpftool prog dump xlated id "$prog" >"$TMP/xlated-$1"
 }
 if xlated_in_ack 1; then

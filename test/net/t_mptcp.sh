@@ -76,8 +76,7 @@ for CC in bpf_lia bpf_ppqd; do
 	live=$(conns $CC)
 	echo "    coupling table: $(tr '\n' ' ' <<<"$live")"
 	check "the table holds one entry, with both subflows' windows and RTTs" \
-		jq -s -e 'length == 1 and .[0].members == 2 and (.[0].subflows | length == 2 and
-			all(.cwnd > 0 and .rtt_us > 0)) and .[0].alpha > 0' <<<"$live"
+		jq -s -e -f "$TOPO_ROOT/bench/lib/mptcp-conn-entry.jq" <<<"$live"
 	check "w_total is the sum of the subflows' windows (within one ACK's growth)" \
 		jq -s -e '.[0] | (.w_total - ([.subflows[].cwnd] | add)) | fabs <= 2' <<<"$live"
 	if [ $CC = bpf_ppqd ]; then
@@ -88,9 +87,7 @@ for CC in bpf_lia bpf_ppqd; do
 		tok=$(jq -s -r '.[0].token' <<<"$live")
 		sed 's/^/    /' "$TMP/flows"
 		check "ppqd flows lists both subflows of the connection, smoothed past the warm-up" \
-			jq -s -e --arg t "$tok" '[.[] | select(.token == $t)] | length == 2 and
-				all(.samples > 15 and .forecast_us > 0 and .base_rtt_us > 0 and
-				    .mean_rtt_us >= .base_rtt_us and .cwnd >= 2)' "$TMP/flows"
+			jq -s -e --arg t "$tok" -f "$TOPO_ROOT/bench/lib/ppqd-flows-smoothed.jq" "$TMP/flows"
 		check "ppqd flows (text) lists them" grep -q "$tok" "$TMP/flows.txt"
 	fi
 	wait $cl
