@@ -4,8 +4,8 @@
 # bench/cpucost and bench/backend-xcheck (and every paper reproduction to
 # come; source it):
 #
-#   exp_init NAME HELP_LAST_LINE     defaults, and --help prints the
-#                                    caller's header up to that line
+#   exp_init NAME                    defaults; --help prints the caller's
+#                                    header (its comment lines after #!)
 #   EXP_RUN_OPTS="--reps"            (after exp_init) which of --reps and
 #                                    --duration the driver takes (both
 #                                    unless it says otherwise)
@@ -35,8 +35,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 exp_die() { echo "bench/$EXP_NAME: $*" >&2; exit 2; }
 
+# the caller's header: its comment lines from the second to the first
+# that is not one, without their "# "
+exp_help() {
+	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
+}
+
 exp_init() {
-	EXP_NAME=$1 EXP_HELP=$2
+	EXP_NAME=$1
 	REPS="" DURATION="" OUT="" PUBLISH=0 RUN=1 EXP_SHIFT=0
 	EXP_RUN_OPTS="--reps --duration"
 }
@@ -52,7 +58,7 @@ exp_parse() {
 		--out) OUT=$2; shift 2 ;;
 		--publish) PUBLISH=1; shift ;;
 		--report) OUT=$2; RUN=0; shift 2 ;;
-		-h | --help) sed -n "2,${EXP_HELP}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h | --help) exp_help; exit 0 ;;
 		*)
 			if declare -F exp_arg >/dev/null && exp_arg "$@"; then
 				shift "$EXP_SHIFT"
