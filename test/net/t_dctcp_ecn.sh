@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 MBIT=100
 [ -z "${CCSUITE_VM:-}" ] || MBIT=10
 RATE=${MBIT}mbit BUFFER=150kb K=30kb
-BUF_B=$((150 * 1024)) K_B=$((30 * 1024))
+BUF_B=$(topo_units size "$BUFFER") K_B=$(topo_units size "$K")
 SECS=5
 
 topo_init

@@ -196,7 +196,7 @@ topo_init() {
 		echo "topo: the vde delay backend needs vde2 (make deps)" >&2
 		return 1
 	fi
-	_topo_units size 0 >/dev/null || return 1
+	topo_units size 0 >/dev/null || return 1
 	TOPO_ID="ccs$$x$RANDOM"
 	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
 	topo_reap
@@ -335,17 +335,17 @@ topo_link() {
 	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
 }
 
-# _topo_units rate|size|time VALUE: tc's units to bit/s, bytes or ns, read
+# topo_units rate|size|time VALUE [FACTOR]: tc's units to bit/s, bytes or ns, read
 # by build/units as ccload reads them (loader/lib/parse.c: k/kb = 1024
 # bytes, kbit = 1000 bit/s); exit 2 and a message on bad input.
-_topo_units() {
+topo_units() {
 	if [ ! -x "$TOPO_UNITS" ]; then
 		echo "topo: $TOPO_UNITS is missing: build first (make)" >&2
 		return 2
 	fi
 	"$TOPO_UNITS" "$@"
 }
-_topo_bytes() { _topo_units size "$1"; }
+topo_bytes() { topo_units size "$1"; }
 
 # tbf's burst for @rate (tc units): two MTU-sized packets, the smallest that
 # keeps the rate exact, or TOPO_TBF_SLACK_MS of the rate if more.  tbf drops
@@ -356,7 +356,7 @@ _topo_bytes() { _topo_units size "$1"; }
 TOPO_TBF_SLACK_MS=${TOPO_TBF_SLACK_MS:-${CCSUITE_VM:+12}}
 _topo_burst() {
 	local bps
-	bps=$(_topo_units rate "$1") || return 1
+	bps=$(topo_units rate "$1") || return 1
 	awk -v r="$bps" -v ms="${TOPO_TBF_SLACK_MS:-0}" 'BEGIN {
 		b = r * ms / 8000
 		printf "%d", (b > 3028) ? b : 3028 }'
@@ -386,7 +386,7 @@ topo_bottleneck() {
 	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
 	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@" ${TOPO_SWITCH_ARGS[@]+"${TOPO_SWITCH_ARGS[@]}"})
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
-	bytes=$(_topo_bytes "$buffer") || return 1
+	bytes=$(topo_bytes "$buffer") || return 1
 	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
 	_topo_tbf "$ns" "$dev" "$rate" $((bytes * 2 + 65536))
 	BN_LIST+=("$ns:$dev")
@@ -400,7 +400,7 @@ topo_bottleneck() {
 # (bench/mptcp-baseline).  A bottleneck to share belongs on a router.
 topo_shape() {
 	local limit
-	limit=$(_topo_bytes "${4:-4000000}") || return 1
+	limit=$(topo_bytes "${4:-4000000}") || return 1
 	_topo_tbf "$(topo_ns "$1")" "$2" "$3" "$limit"
 }
 
