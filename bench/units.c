@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "util.h"
 
 struct kind {
 	const char *name;
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: units rate|size|time VALUE [FACTOR]\n"
 		   "  VALUE in tc's units (loader/lib/parse.c), printed in base units:\n");
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		fprintf(f, "  %s -> %s: %s\n", kinds[i].name, kinds[i].base, kinds[i].units);
 	fprintf(f, "  FACTOR: a decimal the value is multiplied by, rounded to a whole unit\n"
 		   "exit status 2 on bad input\n");
@@ -53,24 +54,10 @@ static const struct kind *kind_of(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(kinds[i].name, name))
 			return &kinds[i];
 	return NULL;
-}
-
-/* A finite, non-negative decimal, the whole string. */
-static int parse_factor(const char *s, double *out)
-{
-	char *end;
-	double f;
-
-	errno = 0;
-	f = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(f) || f < 0)
-		return -EINVAL;
-	*out = f;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -103,7 +90,7 @@ int main(int argc, char **argv)
 		printf("%" PRIu64 "\n", v);
 		return 0;
 	}
-	if (parse_factor(argv[3], &f)) {
+	if (parse_double(argv[3], &f)) {
 		fprintf(stderr, "units: factor '%s': want a decimal >= 0, e.g. 0.5\n", argv[3]);
 		return 2;
 	}

@@ -9,8 +9,9 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "kdefs.h" /* NSEC_PER_SEC, the kernel's constants host C may use */
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define NSEC_PER_SEC  1000000000ULL
 
 /* C libraries older than glibc 2.32 do not name it (after <netinet/in.h>,
  * whose enum would otherwise meet the macro) */
