@@ -46,6 +46,7 @@
 #define FP_FRAME_WIRE	84U   /* an emulation packet on the wire, bytes */
 #define FP_DATA_WIRE	1538U /* a full-sized data packet on the wire */
 #define FP_DEFAULT_PORT 7190
+#define FP_BATCH_MAX	16 /* emulation packets one credit may stand for */
 
 enum fp_type {
 	FP_EMULATION = 1,
@@ -60,7 +61,8 @@ struct fp_wire {
 	__u32 t_us;    /* when the emulation packet left, us, low 32 bits */
 	__u32 secret;  /* the flow's, from its ledger */
 	__u8 flags;    /* FP_WIRE_* */
-	__u8 count;    /* emulation packets this credit stands for (1) */
+	__u8 count;    /* emulation packets this credit stands for: 1, or up
+			* to FP_BATCH_MAX with the receiver's credit_batch */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct fp_wire) == FP_WIRE_LEN, "fp_wire is 18 bytes");
@@ -75,7 +77,8 @@ enum fp_wire_err {
 	FP_WIRE_MAGIC,	 /* not FP_MAGIC */
 	FP_WIRE_VERSION, /* another version */
 	FP_WIRE_TYPE,	 /* not the type expected here */
-	FP_WIRE_COUNT,	 /* a count of 0 */
+	FP_WIRE_COUNT,	 /* a count of 0, above FP_BATCH_MAX, or an emulation
+			  * packet's other than 1 */
 };
 
 /* Is @w, @len bytes of UDP payload, a packet of @type?  Only the header
@@ -92,7 +95,7 @@ static inline enum fp_wire_err fp_wire_check(const struct fp_wire *w, __u32 len,
 		return FP_WIRE_VERSION;
 	if ((w->ver_type & 0xf) != type)
 		return FP_WIRE_TYPE;
-	if (!w->count)
+	if (!w->count || w->count > (type == FP_CREDIT ? FP_BATCH_MAX : 1))
 		return FP_WIRE_COUNT;
 	return FP_WIRE_OK;
 }
@@ -563,7 +566,9 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
 	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")        \
 	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")              \
 	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                            \
-	  "sender: credits taken before (replayed, duplicated) or older than the window, dropped")
+	  "sender: credits taken before (replayed, duplicated) or older than the window, dropped") \
+	X(P, BATCHED, batched, COUNTER,                                                            \
+	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,
@@ -590,6 +595,8 @@ enum fp_stat {
 	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
 	  "pace this many percent above the rate credits become usable")                     \
 	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \
-	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")
+	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")                              \
+	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                            \
+	  "receiver: one credit for this many emulation packets of a flow (1: each)")
 
 #endif /* CCSUITE_FLASHPASS_H */

@@ -105,6 +105,59 @@ static __always_inline int fp_reflect(struct __sk_buff *skb, const struct ccs_pk
 	return 0;
 }
 
+/*
+ * credit_batch > 1: the emulation packets a flow's receiver has taken, so
+ * that every credit_batch-th turns into one credit standing for them all.
+ * LRU: under a flood of flows the oldest counts go, and a flow that comes
+ * back starts a batch again (the packets of its unfinished one are lost to
+ * the sender, as those of a flow's last, unfinished batch are).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, FP_MAX_FLOWS);
+	__type(key, struct fp_key);
+	__type(value, __u64);
+} fp_rx_batch SEC(".maps");
+
+/* Is this emulation packet of the flow @k the one its batch's credit
+ * comes back with?  (Always, without batching.) */
+static __always_inline bool fp_batch_full(const struct fp_key *k)
+{
+	__u64 zero = 0, *n;
+
+	if (credit_batch <= 1)
+		return true;
+	n = bpf_map_lookup_elem(&fp_rx_batch, k);
+	if (!n) {
+		bpf_map_update_elem(&fp_rx_batch, k, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&fp_rx_batch, k);
+		if (!n)
+			return true; /* no count to keep: a credit each */
+	}
+	if ((__sync_fetch_and_add(n, 1) + 1) % credit_batch)
+		return false;
+	return true;
+}
+
+/* Set the credit's count (the last byte of fp_wire) to @count. */
+static __always_inline int fp_set_count(struct __sk_buff *skb, const struct ccs_pkt *p, __u8 count)
+{
+	__u32 udp = p->l4_off, off = udp + sizeof(struct udphdr) + FP_WIRE_LEN - 2;
+	__u8 b[2];
+	__u16 oldw, neww;
+
+	if (bpf_skb_load_bytes(skb, off, b, 2))
+		return -1;
+	__builtin_memcpy(&oldw, b, 2);
+	b[1] = count;
+	__builtin_memcpy(&neww, b, 2);
+	if (bpf_l4_csum_replace(skb, udp + offsetof(struct udphdr, check), oldw, neww,
+				BPF_F_MARK_MANGLED_0 | 2) ||
+	    bpf_skb_store_bytes(skb, off, b, 2, 0))
+		return -1;
+	return 0;
+}
+
 SEC("tc")
 int fp_receiver(struct __sk_buff *skb)
 {
@@ -112,6 +165,7 @@ int fp_receiver(struct __sk_buff *skb)
 	struct ccs_pkt p;
 	struct udphdr uh;
 	struct fp_wire w;
+	struct fp_key k;
 	enum fp_wire_err e;
 	int len;
 
@@ -123,7 +177,12 @@ int fp_receiver(struct __sk_buff *skb)
 	e = fp_wire_load(&c, len, &w, FP_EMULATION);
 	if (e)
 		return fp_wire_drop(e);
-	if (fp_reflect(skb, &p))
+	fp_key_set(&k, p.saddr, p.daddr, uh.source, w.dport);
+	if (!fp_batch_full(&k)) {
+		ccs_stat_inc(FP_STAT_BATCHED);
+		return TC_ACT_SHOT;
+	}
+	if (fp_reflect(skb, &p) || (credit_batch > 1 && fp_set_count(skb, &p, (__u8)credit_batch)))
 		return fp_wire_drop(FP_WIRE_SHORT);
 	ccs_stat_inc(FP_STAT_REFLECTED);
 	return bpf_redirect(skb->ifindex, 0);
@@ -150,6 +209,23 @@ static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
 			return true;
 	}
 	return false; /* lost to other credits 8 times: taken as a duplicate */
+}
+
+/* Bank the @count credits (fp_wire_check(): 1..FP_BATCH_MAX) one credit
+ * packet stands for, all usable at @at: a batch's credits come with its
+ * last emulation packet's time. */
+static __always_inline void fp_bank(struct fp_ledger *l, __u32 at, __u8 count)
+{
+	__u32 i, wasted = 0;
+
+	__sync_fetch_and_add(&l->credits_recv, count);
+	ccs_stat_add(FP_STAT_CREDITS, count);
+	for (i = 0; i < FP_BATCH_MAX && i < count; i++)
+		wasted += !fp_ring_put(&l->ring, at);
+	if (wasted) {
+		__sync_fetch_and_add(&l->ring_wasted, wasted);
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, wasted);
+	}
 }
 
 SEC("tc")
@@ -190,12 +266,7 @@ int fp_sender_in(struct __sk_buff *skb)
 	}
 	now = bpf_ktime_get_ns();
 	t = fp_time_expand(now, bpf_ntohl(w.t_us));
-	__sync_fetch_and_add(&l->credits_recv, 1);
-	ccs_stat_inc(FP_STAT_CREDITS);
-	if (!fp_ring_put(&l->ring, fp_stamp(fp_usable_at(t, l->t_wait_ns, now)))) {
-		__sync_fetch_and_add(&l->ring_wasted, 1);
-		ccs_stat_inc(FP_STAT_CREDITS_WASTED);
-	}
+	fp_bank(l, fp_stamp(fp_usable_at(t, l->t_wait_ns, now)), w.count);
 	l->last_credit_ns = now;
 	return TC_ACT_SHOT;
 }

@@ -190,6 +190,27 @@ static void setup(void)
 	port = (uint16_t)v;
 }
 
+/* setup() with the receiver's credit_batch at 3 */
+static void setup_batch(void)
+{
+	const struct algo *a = algo_find("bpf_flashpass");
+	struct bpf_map *ro;
+	size_t sz;
+
+	cr_assert_not_null(a);
+	obj = obj_open_algo(a);
+	cr_assert_not_null(obj, "open bpf_flashpass");
+	ro = obj_rodata(obj);
+	cr_assert_not_null(ro);
+	/* writable until load (libbpf: the map's mmap-ed initial value) */
+	cr_assert_eq(rodata_set(obj, (void *)bpf_map__initial_value(ro, &sz), "credit_batch", 3),
+		     0);
+	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
+	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
+	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
+	port = FP_DEFAULT_PORT;
+}
+
 static void teardown(void)
 {
 	bpf_object__close(obj);
@@ -443,6 +464,25 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
 }
 
+Test(flashpass_kern, a_batch_credit_banks_its_count)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET);
+	c.w.count = 3;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3);
+	cr_assert_eq(ledger()->ring.head, 3, "three credits banked");
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 3);
+	c.w.seq = htonl(10);
+	c.w.count = FP_BATCH_MAX + 1;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_WIRE_BAD), 1, "more than a batch: refused");
+	cr_assert_eq(ledger()->credits_recv, 3);
+}
+
 Test(flashpass_kern, a_replayed_credit_is_taken_once)
 {
 	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
@@ -593,4 +633,37 @@ Test(flashpass_kern, fuzz_no_packet_mis_accounts)
 	cr_assert_eq(counted, seen, "seed %u: each whole packet of the port counted once", seed);
 	cr_assert_eq(ledger()->credits_recv, 0, "seed %u: no credit without the secret", seed);
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
+}
+
+TestSuite(flashpass_batch, .init = setup_batch, .fini = teardown);
+
+Test(flashpass_batch, every_third_emulation_packet_comes_back_for_three)
+{
+	struct emu4 in, out;
+	struct run r;
+
+	for (uint32_t seq = 7; seq < 9; seq++) {
+		emu4(&in);
+		in.w.seq = htonl(seq);
+		in.udp.check = 0;
+		cr_assert_eq(run(fd_recv, &in, sizeof(in), NULL, 0).ret, TC_ACT_SHOT,
+			     "packet %u is left to the batch's credit", seq);
+	}
+	emu4(&in); /* seq 7 again: a third packet, whatever its number */
+	r = run(fd_recv, &in, sizeof(in), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_REDIRECT, "the third comes back: %d", r.ret);
+	cr_assert_eq(out.w.ver_type, FP_VERSION << 4 | FP_CREDIT);
+	cr_assert_eq(out.w.count, 3, "standing for the three");
+	cr_assert_eq(out.w.seq, in.w.seq, "with the last one's number");
+	cr_assert_eq(udp_csum(&out.ip.saddr, &out.ip.daddr, 4, &out.udp,
+			      sizeof(out.udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid");
+	cr_assert_eq(stat_of(FP_STAT_BATCHED), 2);
+	cr_assert_eq(stat_of(FP_STAT_REFLECTED), 1);
+	/* another flow's packets are another batch */
+	emu4(&in);
+	in.udp.source = htons(P_SND + 1);
+	in.udp.check = 0;
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_BATCHED), 3);
 }

@@ -165,6 +165,27 @@ check_range "flows that fell back" "$(fpstat fallbacks)" 2 4
 check "no credit came" [ "$(fpstat credits)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
+echo "credit batching: one credit for every 4 emulation packets"
+check "ccload flashpass run --set credit_batch=4 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_batch=4
+transfer 5304
+check "every byte arrived intact, on $CC" \
+	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
+	"$TMP/client" "$TMP/client2"
+credits=$(fpstat credits) refl=$(fpstat reflected) batched=$(fpstat batched)
+echo "    credits $credits, credit packets $refl, emulation packets left to a later credit $batched"
+check_range "credit packets returned" "$refl" 10 1e12
+# the sender counts each credit packet's 4 (all of them, unless one was
+# lost on the way back); the receiver left 3 per credit packet to it, and
+# fewer than 4 per flow (2 flows) of an unfinished batch
+check "credits: 4 per credit packet, none more ($credits <= 4 x $refl)" \
+	[ "$credits" -le $((4 * refl)) -a $((credits % 4)) -eq 0 ]
+check_range "credits that reached the sender, of 4 x credit packets" \
+	"$(awk -v c="$credits" -v r="$refl" 'BEGIN { print c / (4 * r) }')" 0.99 1
+check_range "emulation packets left to a later credit" "$batched" $((3 * refl)) $((3 * refl + 6))
+check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
+check "the pacer stops cleanly" stop_pacer
+
 echo "refusals"
 check_fails "flows while $CC is not attached" "is not attached" "$CCLOAD" flashpass flows
 check_fails "an unknown role" "has no TC role" "$CCLOAD" flashpass run --tc "nosuch=$SDEV@$S"

@@ -267,6 +267,22 @@ Test(fp_wire, every_malformed_case_is_told_apart)
 	cr_assert_eq(sizeof(struct fp_wire), 18, "IPv4 + UDP + fp_wire is a minimum frame");
 }
 
+Test(fp_wire, a_credit_stands_for_at_most_a_batch)
+{
+	struct fp_wire w = { .magic = FP_MAGIC, .ver_type = FP_VERSION << 4 | FP_CREDIT };
+
+	w.count = FP_BATCH_MAX;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_CREDIT), FP_WIRE_OK);
+	w.count = FP_BATCH_MAX + 1;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_CREDIT), FP_WIRE_COUNT);
+	w.count = 255;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_CREDIT), FP_WIRE_COUNT);
+	/* the pacer sends one emulation packet per credit it asks for */
+	w.ver_type = FP_VERSION << 4 | FP_EMULATION;
+	w.count = 2;
+	cr_assert_eq(check(&w, FP_WIRE_LEN, FP_EMULATION), FP_WIRE_COUNT);
+}
+
 Test(fp_replay, each_credit_is_taken_once)
 {
 	struct fp_replay_win w = { 0 };
