@@ -24,10 +24,11 @@
 #include "ccsuite.bpf.h"
 #include "group.h"
 
-/* Compare-and-swap attempts before a join or leave gives up for this
- * update (other members changing the word meanwhile; each attempt lost is
- * another member's change made). */
-#define CCS_GROUP_TRIES 8
+/* Compare-and-swap attempts before a join gives up for this update (other
+ * members changing the word meanwhile: each attempt lost is another
+ * member's change made); a leave, which cannot come back, tries longer. */
+#define CCS_GROUP_TRIES	      8
+#define CCS_GROUP_LEAVE_TRIES 64
 
 union ccs_group_word {
 	struct ccs_group g;
@@ -63,41 +64,80 @@ static __always_inline bool ccs_group_swap(struct ccs_group *g, struct ccs_group
 }
 
 /* The entry @key of @table, made from @fresh (a zeroed value of the
- * table's value size) if missing; NULL when the table cannot give one. */
+ * table's value size) if missing; NULL when the table cannot give one,
+ * *@full when that is because it is full. */
 static __always_inline struct ccs_group *ccs_group_get(void *table, const void *key, void *fresh,
-						       __u32 made_stat)
+						       __u32 made_stat, bool *full)
 {
 	struct ccs_group *g = bpf_map_lookup_elem(table, key);
+	long err;
 
 	if (g)
 		return g;
 	((struct ccs_group *)fresh)->gen = bpf_get_prandom_u32() | 1;
-	if (!bpf_map_update_elem(table, key, fresh, BPF_NOEXIST))
+	err = bpf_map_update_elem(table, key, fresh, BPF_NOEXIST);
+	if (!err)
 		ccs_stat_inc(made_stat);
-	return bpf_map_lookup_elem(table, key);
+	g = bpf_map_lookup_elem(table, key);
+	*full = !g && err == -E2BIG;
+	return g;
 }
 
 /*
- * Count a member in @g if it is not counted in its incarnation *@gen: the
- * members as @nslots slots (one is taken, *@slot) or, with @nslots 0, as a
- * count.  Returns false when it could not be: the entry is going (gen 0),
- * its slots are full (*@full), or other members kept changing it.
+ * Take the member of incarnation @gen (slot @slot, or a count with @slot
+ * >= 32) out of @g; with @kill, the last one leaving marks the entry as
+ * going (gen 0).  Returns whether it did so.
  */
-static __always_inline bool ccs_group_count_in(struct ccs_group *g, __u32 *gen, __u32 nslots,
-					       __u32 *slot, bool *joined, bool *full)
+static __always_inline bool ccs_group_drop(struct ccs_group *g, __u32 gen, __u32 slot, bool kill)
 {
-	__u32 i, s;
+	__u32 i;
+
+	for (i = 0; i < CCS_GROUP_LEAVE_TRIES; i++) {
+		struct ccs_group cur = ccs_group_read(g), next = cur;
+
+		if (cur.gen != gen)
+			return false; /* another incarnation's now: not counted there */
+		if (slot < 32)
+			next.members &= ~(1U << slot);
+		else if (next.members)
+			next.members--;
+		if (kill && !next.members)
+			next.gen = 0;
+		if (ccs_group_swap(g, cur, next))
+			return !next.gen;
+	}
+	return false;
+}
+
+/*
+ * Count a member in @g, the entry @key of @table, if it is not counted in
+ * its incarnation *@gen: the members as @nslots slots (one is taken,
+ * *@slot) or, with @nslots 0, as a count.  An entry left marked as going
+ * (its delete failed) is made a new incarnation.  Returns false when the
+ * member could not be counted: the entry is going, its slots are full
+ * (*@full), other members kept changing it, or @g turned out to be
+ * another key's element by the time it was counted (then it is taken out
+ * again: it knows that incarnation now).
+ */
+static __always_inline bool ccs_group_count_in(void *table, const void *key, struct ccs_group *g,
+					       __u32 *gen, __u32 nslots, __u32 *slot, bool *joined,
+					       bool *full)
+{
+	__u32 i, s = 32;
 
 	for (i = 0; i < CCS_GROUP_TRIES; i++) {
 		struct ccs_group cur = ccs_group_read(g), next = cur;
 
-		if (!cur.gen)
-			return false;
-		if (cur.gen == *gen)
+		if (cur.gen && cur.gen == *gen)
 			return true;
+		if (!cur.gen) {
+			if (cur.members)
+				return false;
+			next.gen = bpf_get_prandom_u32() | 1;
+		}
 		if (nslots) {
 			for (s = 0; s < nslots && s < 32; s++)
-				if (!(cur.members & (1U << s)))
+				if (!(next.members & (1U << s)))
 					break;
 			if (s >= nslots || s >= 32) {
 				*full = true;
@@ -107,12 +147,16 @@ static __always_inline bool ccs_group_count_in(struct ccs_group *g, __u32 *gen, 
 		} else {
 			next.members++;
 		}
-		if (ccs_group_swap(g, cur, next)) {
-			*gen = cur.gen;
-			*slot = nslots ? s : 0;
-			*joined = true;
-			return true;
+		if (!ccs_group_swap(g, cur, next))
+			continue;
+		if (bpf_map_lookup_elem(table, key) != g) {
+			ccs_group_drop(g, next.gen, nslots ? s : 32, false);
+			return false;
 		}
+		*gen = next.gen;
+		*slot = nslots ? s : 0;
+		*joined = true;
+		return true;
 	}
 	return false;
 }
@@ -128,12 +172,12 @@ static __always_inline struct ccs_group *ccs_group_join(void *table, const void 
 							__u32 *gen, bool *joined, __u32 made_stat,
 							__u32 rejoin_stat)
 {
-	struct ccs_group *g = ccs_group_get(table, key, fresh, made_stat);
 	__u32 was = *gen, slot;
 	bool full = false;
+	struct ccs_group *g = ccs_group_get(table, key, fresh, made_stat, &full);
 
 	*joined = false;
-	if (!g || !ccs_group_count_in(g, gen, 0, &slot, joined, &full))
+	if (!g || !ccs_group_count_in(table, key, g, gen, 0, &slot, joined, &full))
 		return NULL;
 	if (*joined && was)
 		ccs_stat_inc(rejoin_stat);
@@ -143,20 +187,21 @@ static __always_inline struct ccs_group *ccs_group_join(void *table, const void 
 /*
  * ccs_group_join() for a group of @nslots slots: a member that joins takes
  * a free one (*@slot; the member keeps it).  *@full: NULL because every
- * slot is taken or the table could not give an entry (else NULL is for
- * this update only: the entry is going, or busy).
+ * slot is taken or the table is full (else NULL is for this update only:
+ * the entry is going, or busy).
  */
 static __always_inline struct ccs_group *ccs_group_join_slot(void *table, const void *key,
 							     void *fresh, __u32 *gen, __u32 nslots,
 							     __u32 *slot, bool *joined, bool *full,
 							     __u32 made_stat, __u32 rejoin_stat)
 {
-	struct ccs_group *g = ccs_group_get(table, key, fresh, made_stat);
 	__u32 was = *gen;
+	struct ccs_group *g;
 
 	*joined = false;
-	*full = !g;
-	if (!g || !ccs_group_count_in(g, gen, nslots, slot, joined, full))
+	*full = false;
+	g = ccs_group_get(table, key, fresh, made_stat, full);
+	if (!g || !ccs_group_count_in(table, key, g, gen, nslots, slot, joined, full))
 		return NULL;
 	if (*joined && was)
 		ccs_stat_inc(rejoin_stat);
@@ -175,30 +220,14 @@ static __always_inline struct ccs_group *ccs_group_of(void *table, const void *k
 /*
  * The member of incarnation *@gen (slot @slot of a group of slots, or
  * @slot ~0U for a count) leaves @g (from ccs_group_of()); the last one
- * marks the entry as going and deletes it.
+ * marks the entry as going and deletes it (should the delete fail, the
+ * next member to come makes the marked entry a new incarnation).
  */
 static __always_inline void ccs_group_leave_as(void *table, const void *key, struct ccs_group *g,
 					       __u32 *gen, __u32 slot)
 {
-	__u32 i;
-
-	for (i = 0; g && i < CCS_GROUP_TRIES; i++) {
-		struct ccs_group cur = ccs_group_read(g), next = cur;
-
-		if (cur.gen != *gen)
-			break; /* another incarnation's now: not counted there */
-		if (slot < 32)
-			next.members &= ~(1U << slot);
-		else if (next.members)
-			next.members--;
-		if (!next.members)
-			next.gen = 0;
-		if (ccs_group_swap(g, cur, next)) {
-			if (!next.gen)
-				bpf_map_delete_elem(table, key);
-			break;
-		}
-	}
+	if (g && ccs_group_drop(g, *gen, slot < 32 ? slot : 32, true))
+		bpf_map_delete_elem(table, key);
 	*gen = 0;
 }
 
