@@ -111,16 +111,24 @@ static inline int fp_after_eq(__u32 a, __u32 b)
  * The replay window of a flow's credits (as RFC 4303's anti-replay): @last
  * is the highest sequence number credited, bit i of @seen says last - i
  * was (0: none yet).  A credit is taken once: a copy of one already taken
- * (replayed by an on-path host, or duplicated by the network) or one older
- * than the window's FP_REPLAY_WIN numbers is refused, as a late reordered
- * credit would be.  Gives the window after @seq.
+ * (duplicated by the network, or replayed) or one older than the window's
+ * FP_REPLAY_WIN numbers is refused, as a late reordered credit would be.
+ * The secret travels in clear, so a host on the path can still make new
+ * credits; against that the credit would need a MAC, not an echo.  Gives
+ * the window after @seq.
  */
-#define FP_REPLAY_WIN 32
+#define FP_REPLAY_WIN  32
+/* No flow loses this many emulation packets in a row and still runs on
+ * credits (it falls back after a few RTTs without one): a credit this far
+ * ahead of the last one is not one of its own, and would otherwise move
+ * the window past every real credit. */
+#define FP_REPLAY_JUMP (1 << 16)
 
 enum fp_replay {
 	FP_REPLAY_NEW,
-	FP_REPLAY_DUP, /* taken before */
-	FP_REPLAY_OLD, /* older than the window */
+	FP_REPLAY_DUP,	 /* taken before */
+	FP_REPLAY_OLD,	 /* older than the window */
+	FP_REPLAY_AHEAD, /* FP_REPLAY_JUMP or more ahead of it */
 };
 
 struct fp_replay_win {
@@ -132,7 +140,12 @@ static inline enum fp_replay fp_replay_check(struct fp_replay_win *w, __u32 seq)
 {
 	__s32 d = (__s32)(seq - w->last);
 
-	if (!w->seen || d >= FP_REPLAY_WIN) {
+	if (!w->seen) {
+		w->last = seq;
+		w->seen = 1;
+	} else if (d >= FP_REPLAY_JUMP) {
+		return FP_REPLAY_AHEAD;
+	} else if (d >= FP_REPLAY_WIN) {
 		w->last = seq;
 		w->seen = 1;
 	} else if (d > 0) {
@@ -566,7 +579,7 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
 	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")        \
 	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")              \
 	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                            \
-	  "sender: credits taken before (replayed, duplicated) or older than the window, dropped") \
+	  "sender: credits taken before, older than the window or far ahead of it, dropped")       \
 	X(P, BATCHED, batched, COUNTER,                                                            \
 	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")
 
@@ -597,6 +610,7 @@ enum fp_stat {
 	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \
 	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")                              \
 	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                            \
-	  "receiver: one credit for this many emulation packets of a flow (1: each)")
+	  "one credit for this many emulation packets of a flow (1: each): the receiver "    \
+	  "batches so, the sender takes no larger batch (set both ends alike)")
 
 #endif /* CCSUITE_FLASHPASS_H */

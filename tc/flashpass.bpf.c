@@ -119,24 +119,28 @@ struct {
 	__type(value, __u64);
 } fp_rx_batch SEC(".maps");
 
-/* Is this emulation packet of the flow @k the one its batch's credit
- * comes back with?  (Always, without batching.) */
-static __always_inline bool fp_batch_full(const struct fp_key *k)
+/*
+ * How many emulation packets the credit of this one of the flow @k (its
+ * key with the packet's secret, so that packets made up without the
+ * flow's secret count apart) stands for: 0 while its batch is not full,
+ * credit_batch when it is, 1 without batching or a counter to keep.
+ */
+static __always_inline __u8 fp_batch_count(const struct fp_key *k)
 {
 	__u64 zero = 0, *n;
 
 	if (credit_batch <= 1)
-		return true;
+		return 1;
 	n = bpf_map_lookup_elem(&fp_rx_batch, k);
 	if (!n) {
 		bpf_map_update_elem(&fp_rx_batch, k, &zero, BPF_NOEXIST);
 		n = bpf_map_lookup_elem(&fp_rx_batch, k);
 		if (!n)
-			return true; /* no count to keep: a credit each */
+			return 1;
 	}
 	if ((__sync_fetch_and_add(n, 1) + 1) % credit_batch)
-		return false;
-	return true;
+		return 0;
+	return (__u8)credit_batch;
 }
 
 /* Set the credit's count (the last byte of fp_wire) to @count. */
@@ -167,6 +171,7 @@ int fp_receiver(struct __sk_buff *skb)
 	struct fp_wire w;
 	struct fp_key k;
 	enum fp_wire_err e;
+	__u8 count;
 	int len;
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP)
@@ -178,11 +183,13 @@ int fp_receiver(struct __sk_buff *skb)
 	if (e)
 		return fp_wire_drop(e);
 	fp_key_set(&k, p.saddr, p.daddr, uh.source, w.dport);
-	if (!fp_batch_full(&k)) {
+	k.pad = w.secret;
+	count = fp_batch_count(&k);
+	if (!count) {
 		ccs_stat_inc(FP_STAT_BATCHED);
 		return TC_ACT_SHOT;
 	}
-	if (fp_reflect(skb, &p) || (credit_batch > 1 && fp_set_count(skb, &p, (__u8)credit_batch)))
+	if (fp_reflect(skb, &p) || (count > 1 && fp_set_count(skb, &p, count)))
 		return fp_wire_drop(FP_WIRE_SHORT);
 	ccs_stat_inc(FP_STAT_REFLECTED);
 	return bpf_redirect(skb->ifindex, 0);
@@ -247,6 +254,8 @@ int fp_sender_in(struct __sk_buff *skb)
 	if (len == CCS_UDP_NONE || uh.source != bpf_htons(port))
 		return TC_ACT_OK;
 	e = fp_wire_load(&c, len, &w, FP_CREDIT);
+	if (!e && w.count > credit_batch)
+		e = FP_WIRE_COUNT; /* a batch larger than this end takes */
 	if (e)
 		return fp_wire_drop(e);
 	/* the credit's destination is this host: the flow's local end */

@@ -152,6 +152,13 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	f->iv_start_ns = now;
 	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
 	f->rc.w = p->o->rc.w_max;
+	/* a flow credited before (a pacer that started again): its numbers
+	 * go on past the sender's replay window, which would refuse them */
+	if (p->l.seen) {
+		f->pub.seq = p->l.last_seq + 1;
+		f->iv_seq0 = f->last_seq = p->l.last_seq;
+		f->iv_recv0 = f->recv = p->l.credits_recv;
+	}
 	p->r->flows++;
 }
 

@@ -207,6 +207,8 @@ static void setup_batch(void)
 		     0);
 	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
 	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
+	fd_in = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_in"));
+	fd_ledgers = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_ledgers"));
 	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
 	port = FP_DEFAULT_PORT;
 }
@@ -464,23 +466,16 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
 }
 
-Test(flashpass_kern, a_batch_credit_banks_its_count)
+Test(flashpass_kern, a_batch_credit_is_refused_without_batching)
 {
-	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
 	struct emu4 c;
 
 	ledger_new(FP_PHASE_CREDIT);
-	credit4(&c, t_us, SECRET);
-	c.w.count = 3;
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	c.w.count = 2; /* with this end's credit_batch 1 */
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
-	cr_assert_eq(ledger()->credits_recv, 3);
-	cr_assert_eq(ledger()->ring.head, 3, "three credits banked");
-	cr_assert_eq(stat_of(FP_STAT_CREDITS), 3);
-	c.w.seq = htonl(10);
-	c.w.count = FP_BATCH_MAX + 1;
-	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
-	cr_assert_eq(stat_of(FP_STAT_WIRE_BAD), 1, "more than a batch: refused");
-	cr_assert_eq(ledger()->credits_recv, 3);
+	cr_assert_eq(stat_of(FP_STAT_WIRE_BAD), 1);
+	cr_assert_eq(ledger()->credits_recv, 0);
 }
 
 Test(flashpass_kern, a_replayed_credit_is_taken_once)
@@ -666,4 +661,42 @@ Test(flashpass_batch, every_third_emulation_packet_comes_back_for_three)
 	in.udp.check = 0;
 	cr_assert_eq(run(fd_recv, &in, sizeof(in), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(stat_of(FP_STAT_BATCHED), 3);
+}
+
+Test(flashpass_batch, a_batch_credit_banks_its_count)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET);
+	c.w.count = 3;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3);
+	cr_assert_eq(ledger()->ring.head, 3, "three credits banked");
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 3);
+	c.w.seq = htonl(10);
+	c.w.count = 4; /* more than this end's batch */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_WIRE_BAD), 1, "refused");
+	cr_assert_eq(ledger()->credits_recv, 3);
+}
+
+Test(flashpass_batch, packets_without_the_secret_count_apart)
+{
+	struct emu4 in, out;
+
+	for (int i = 0; i < 2; i++) {
+		emu4(&in);
+		in.w.secret = SECRET ^ 1; /* made up: not the flow's */
+		cr_assert_eq(run(fd_recv, &in, sizeof(in), NULL, 0).ret, TC_ACT_SHOT);
+	}
+	emu4(&in);
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_SHOT,
+		     "the flow's own first packet starts its own batch");
+	emu4(&in);
+	in.w.secret = SECRET ^ 1;
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_REDIRECT,
+		     "the made-up batch comes back (and its sender refuses it as forged)");
+	cr_assert_eq(out.w.secret, SECRET ^ 1);
 }

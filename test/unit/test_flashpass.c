@@ -329,3 +329,14 @@ Test(fp_replay, a_jump_beyond_the_window_starts_it_again)
 	cr_assert_eq(fp_replay_check(&w, 0xfffffffeu), FP_REPLAY_DUP);
 	cr_assert_eq(fp_replay_check(&w, 0xffffffffu), FP_REPLAY_NEW);
 }
+
+Test(fp_replay, a_credit_far_ahead_is_not_the_flows)
+{
+	struct fp_replay_win w = { 0 };
+
+	cr_assert_eq(fp_replay_check(&w, 100), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 100 + FP_REPLAY_JUMP), FP_REPLAY_AHEAD);
+	cr_assert_eq(w.last, 100, "the window did not move");
+	cr_assert_eq(fp_replay_check(&w, 101), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check(&w, 101 + FP_REPLAY_JUMP - 1), FP_REPLAY_NEW);
+}
