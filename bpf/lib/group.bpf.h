@@ -64,22 +64,21 @@ static __always_inline bool ccs_group_swap(struct ccs_group *g, struct ccs_group
 }
 
 /* The entry @key of @table, made from @fresh (a zeroed value of the
- * table's value size) if missing; NULL when the table cannot give one,
- * *@full when that is because it is full. */
+ * table's value size) if missing; NULL when the table cannot give one
+ * (*@full: taken as full; the error a full table gives is not the same
+ * on every kernel). */
 static __always_inline struct ccs_group *ccs_group_get(void *table, const void *key, void *fresh,
 						       __u32 made_stat, bool *full)
 {
 	struct ccs_group *g = bpf_map_lookup_elem(table, key);
-	long err;
 
 	if (g)
 		return g;
 	((struct ccs_group *)fresh)->gen = bpf_get_prandom_u32() | 1;
-	err = bpf_map_update_elem(table, key, fresh, BPF_NOEXIST);
-	if (!err)
+	if (!bpf_map_update_elem(table, key, fresh, BPF_NOEXIST))
 		ccs_stat_inc(made_stat);
 	g = bpf_map_lookup_elem(table, key);
-	*full = !g && err == -E2BIG;
+	*full = !g;
 	return g;
 }
 

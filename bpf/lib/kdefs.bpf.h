@@ -13,7 +13,6 @@
 
 /* include/uapi/asm-generic/errno-base.h, errno.h */
 #define ENOENT 2
-#define E2BIG  7
 #define ENOMEM 12
 #define EINVAL 22
 #define ENOSPC 28
