@@ -56,7 +56,7 @@ TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(SELF_TWINS:%=$(BUILD)/bench/%_twi
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
-	     vde2 gnuplot-nox iputils-ping shellcheck clang-format
+	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format
 
 # shell scripts: the *.sh files and every tracked file with a shell #!
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
@@ -74,13 +74,16 @@ $(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/test $(BUILD)/bench:
 	mkdir -p $@
 
 # Only what is missing is installed; apt-get update runs only then.
+# Without recommends: gnuplot's would bring groff, and groff's ImageMagick and
+# Ghostscript (about 60 packages CI does not need); fonts-liberation is the one
+# the PNG plots use.
 deps:
 	@missing=$$(for p in $(DEPS_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "dependencies: all installed"; fi
 
 vmlinux:
