@@ -40,15 +40,6 @@ struct {
 	__type(value, struct fp_ledger);
 } fp_ledger_zero SEC(".maps");
 
-/* The emulation pacer's view of each flow: written from user space only;
- * here so that it is pinned and removed with the algorithm. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FP_MAX_FLOWS);
-	__type(key, struct fp_key);
-	__type(value, struct fp_emu);
-} fp_emu SEC(".maps");
-
 struct fp_ca {
 	__u32 phase;	 /* enum fp_phase */
 	__u32 flow_live; /* init() ran: CCS_FLOW_INIT() */

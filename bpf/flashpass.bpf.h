@@ -2,7 +2,7 @@
 /*
  * What bpf/flashpass.bpf.c (the CC) and tc/flashpass.bpf.c (the TC roles)
  * share inside the one bpf_flashpass object (bpftool gen object links
- * them): the ledger map, the tunables and the flow key of a socket.  The
+ * them): the ledger and emulation maps, the tunables and the flow key.  The
  * CC's file defines them; the TC file, built with CCS_LINKED_PART, names
  * them extern and the linker resolves them to the one definition.
  */
@@ -19,11 +19,22 @@ typedef struct {
 	__type(value, struct fp_ledger);
 } fp_ledgers_t;
 
+/* The emulation pacer's view of each flow: written from user space only;
+ * in the object so that it is pinned and removed with the algorithm. */
+typedef struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FP_MAX_FLOWS);
+	__type(key, struct fp_key);
+	__type(value, struct fp_emu);
+} fp_emu_t;
+
 #ifdef CCS_LINKED_PART
 extern fp_ledgers_t fp_ledgers SEC(".maps");
+extern fp_emu_t fp_emu SEC(".maps");
 FP_TUNABLES(CCS_TUNABLE_EXTERN)
 #else
 fp_ledgers_t fp_ledgers SEC(".maps");
+fp_emu_t fp_emu SEC(".maps");
 FP_TUNABLES(CCS_TUNABLE_RODATA)
 #endif
 

@@ -193,6 +193,27 @@ static inline __u64 fp_usable_at(__u64 t_ns, __u64 t_wait_ns, __u64 arrived_ns)
 }
 
 /*
+ * The emulation time of the credit @back places before the last of a
+ * batch (credit_batch) whose last emulation packet left at @t_ns, the
+ * flow's packets leaving @gap_ns apart (the pacer's rate): a batch's
+ * credits keep their packets' spacing instead of all becoming usable at
+ * the last one's time, a burst of the batch.  Packets the batch lost
+ * stretch it; the earlier credits then come a little early.
+ */
+static inline __u64 fp_batch_time(__u64 t_ns, __u64 gap_ns, __u32 back)
+{
+	__u64 d = gap_ns * back; /* back < FP_BATCH_MAX, gap at most 1 s */
+
+	return d < t_ns ? t_ns - d : 0;
+}
+
+/* The spacing of a flow's emulation packets at @pps; 0 (none known) for 0. */
+static inline __u64 fp_emu_gap_ns(__u64 pps)
+{
+	return pps ? NSEC_PER_SEC / pps : 0;
+}
+
+/*
  * Emulation-queue rate of a link of @link_bps: one 84-byte emulation
  * packet per 1538-byte data packet, link * 84 / (84 + 1538) (about 5 %),
  * in emulation packets per second: link / ((84 + 1538) * 8).  This is

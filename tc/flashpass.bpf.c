@@ -218,17 +218,30 @@ static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
 	return false; /* lost to other credits 8 times: taken as a duplicate */
 }
 
-/* Bank the @count credits (fp_wire_check(): 1..FP_BATCH_MAX) one credit
- * packet stands for, all usable at @at: a batch's credits come with its
- * last emulation packet's time. */
-static __always_inline void fp_bank(struct fp_ledger *l, __u32 at, __u8 count)
+/* The spacing of @k's emulation packets, by the pacer's rate for it. */
+static __always_inline __u64 fp_gap_of(const struct fp_key *k)
 {
+	struct fp_emu *e = bpf_map_lookup_elem(&fp_emu, k);
+
+	return e ? fp_emu_gap_ns(e->rate) : 0;
+}
+
+/* Bank the @count credits (fp_wire_check(): 1..FP_BATCH_MAX) one credit
+ * packet stands for, its last emulation packet sent at @t, each usable
+ * T_wait after its own packet's time (fp_batch_time()). */
+static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k, __u64 t, __u64 now,
+				    __u8 count)
+{
+	__u64 gap = count > 1 ? fp_gap_of(k) : 0;
 	__u32 i, wasted = 0;
 
 	__sync_fetch_and_add(&l->credits_recv, count);
 	ccs_stat_add(FP_STAT_CREDITS, count);
-	for (i = 0; i < FP_BATCH_MAX && i < count; i++)
-		wasted += !fp_ring_put(&l->ring, at);
+	for (i = 0; i < FP_BATCH_MAX && i < count; i++) {
+		__u64 ti = fp_batch_time(t, gap, count - 1 - i);
+
+		wasted += !fp_ring_put(&l->ring, fp_stamp(fp_usable_at(ti, l->t_wait_ns, now)));
+	}
 	if (wasted) {
 		__sync_fetch_and_add(&l->ring_wasted, wasted);
 		ccs_stat_add(FP_STAT_CREDITS_WASTED, wasted);
@@ -275,7 +288,7 @@ int fp_sender_in(struct __sk_buff *skb)
 	}
 	now = bpf_ktime_get_ns();
 	t = fp_time_expand(now, bpf_ntohl(w.t_us));
-	fp_bank(l, fp_stamp(fp_usable_at(t, l->t_wait_ns, now)), w.count);
+	fp_bank(l, &k, t, now, w.count);
 	l->last_credit_ns = now;
 	return TC_ACT_SHOT;
 }

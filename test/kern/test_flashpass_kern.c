@@ -682,6 +682,39 @@ Test(flashpass_batch, a_batch_credit_banks_its_count)
 	cr_assert_eq(ledger()->credits_recv, 3);
 }
 
+/* A batch's credits keep their emulation packets' spacing (the pacer's
+ * rate for the flow, 1 ms here): usable 2, 1 and 0 ms before the last. */
+Test(flashpass_batch, a_batch_credit_keeps_its_packets_spacing)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct fp_emu e = { .rate = 1000 };
+	struct fp_ledger *l;
+	struct fp_key k;
+	struct emu4 c;
+	int fd_emu = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_emu"));
+
+	ledger_new(FP_PHASE_CREDIT);
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_emu, &k, &e, BPF_ANY), 0);
+	credit4(&c, t_us, SECRET);
+	c.w.count = 3;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	l = ledger();
+	cr_assert_eq(l->ring.head, 3);
+	for (uint32_t i = 0; i < 3; i++)
+		cr_assert_eq(l->ring.at[i], t_us + 40000 - (2 - i) * 1000,
+			     "credit %u usable at T + 40 ms - %u ms: %u", i, 2 - i,
+			     l->ring.at[i] - t_us);
+	/* no rate known for the flow (no pacer's entry): all at the last's time */
+	cr_assert_eq(bpf_map_delete_elem(fd_emu, &k), 0);
+	c.w.seq = htonl(10);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	l = ledger();
+	cr_assert_eq(l->ring.head, 6);
+	for (uint32_t i = 3; i < 6; i++)
+		cr_assert_eq(l->ring.at[i], t_us + 40000);
+}
+
 Test(flashpass_batch, packets_without_the_secret_count_apart)
 {
 	struct emu4 in, out;

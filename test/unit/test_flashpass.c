@@ -141,6 +141,18 @@ Test(fp_calibration, usable_at_t_plus_t_wait)
 	cr_assert_eq(fp_usable_at(1000000000ULL, 40000000ULL, 1060000000ULL), 1060000000ULL);
 }
 
+Test(fp_calibration, a_batch_keeps_its_packets_spacing)
+{
+	__u64 t = 1000000000ULL; /* the batch's last packet left at 1 s */
+
+	cr_assert_eq(fp_emu_gap_ns(4000), 250000, "4000 packets/s: 250 us apart");
+	cr_assert_eq(fp_emu_gap_ns(0), 0, "no rate: no spacing");
+	cr_assert_eq(fp_batch_time(t, 250000, 0), t, "the last credit: its own time");
+	cr_assert_eq(fp_batch_time(t, 250000, 3), t - 750000, "three back");
+	cr_assert_eq(fp_batch_time(t, 0, 15), t, "no rate known: all at the last's time");
+	cr_assert_eq(fp_batch_time(500, 250000, 15), 0, "no wrap below the clock's start");
+}
+
 Test(fp_calibration, wire_time_expands_across_its_wrap)
 {
 	__u64 now = 5000000000000ULL; /* 5000 s */
