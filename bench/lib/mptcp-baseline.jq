@@ -6,11 +6,12 @@ def median: sort | if length == 0 then null
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 def r3: . * 1000 | round / 1000;
 def subflows($c): if $c == "router-mp2" then 2 elif ($c | test("-mp")) then 1 else 0 end;
+def f_sockets($c): if $c == "router-mp2" or $c == "router-tcp2" then 2 else 1 end;
 def sockets_ok: . as $r
 	| ($r.f_sockets + $r.t_sockets | all(.cc == "reno"))
 	and ($r.t_sockets | length == 1 and (.[0].mptcp | not))
 	and (($r.f_sockets | map(select(.mptcp)) | length) == subflows($r.case))
-	and ($r.f_sockets | length) == ([subflows($r.case), 1] | max);
+	and ($r.f_sockets | length) == f_sockets($r.case);
 . as $runs
 | [group_by(.case)[] | . as $g
    | { case: $g[0].case,

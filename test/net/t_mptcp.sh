@@ -146,7 +146,8 @@ else
 	echo "    MPTCP on bpf_lia: $(jq -c '{cc, goodput_bps, subflows}' "$TMP/mp"); TCP: $(jq -c '{cc, goodput_bps}' "$TMP/tcp")"
 	# Measured (14 runs of 14 and 20 s): 0.74 to 1.06, mean 0.87, sd
 	# 0.095; uncoupled reno 1.55 to 1.80, and one-subflow MPTCP beside TCP
-	# 0.87 to 1.01 (bench/mptcp-baseline).  Held to [0.6, 1.25], 2.9 sd
+	# 0.87 to 1.11, two uncoupled subflows 0.8 of two plain TCP flows
+	# (bench/mptcp-baseline: router-mp2 / router-tcp2).  Held to [0.6, 1.25], 2.9 sd
 	# below the mean: wider than the issue's 20 % below, which one run in
 	# three misses (the coupled increase loses where drop-tail losses hit
 	# both subflows at once), still far from uncoupled above.
