@@ -53,3 +53,19 @@ ccstat() { "$CCLOAD" -q stats "$1" --json | jq -r ".\"$1\".$2"; }
 cc_map_id() { "$CCLOAD" -q list | awk -v n="$1" '$1 == n { getline; if ($1 == "registered") { gsub(/[^0-9]/, "", $5); print $5 } }'; }
 
 jfield() { jq -r "$2" <<<"$1"; }
+
+# descendant PID NAME: PID, or the first of its descendants, whose command
+# is NAME: a process this test started, where a search by name would also
+# find other runs' (ip netns exec shares the host's PID namespace).
+descendant() {
+	local c
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] && { echo "$1"; return 0; }
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		descendant "$c" "$2" && return 0
+	done
+	return 1
+}
+
+# run_procs ID: the processes started under the topology run ID (topo_init
+# exports TOPO_ID; every process of the run has it in its environment).
+run_procs() { grep -lsz "^TOPO_ID=$1" /proc/[0-9]*/environ | cut -d/ -f3; }

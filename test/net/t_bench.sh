@@ -117,4 +117,5 @@ check "no namespace of it left" bash -c "! ip netns list | grep -q '^ccs${pid}x'
 check "no VDE process of it left" bash -c "! pgrep -f '[/]run/ccsuite/topo/ccs${pid}x' >/dev/null"
 check "no run directory left" bash -c "! ls -d /run/ccsuite/topo/ccs${pid}x* 2>/dev/null"
 check "bpf_dctcp it attached is detached" bash -c "! grep -qw bpf_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
-check "no iperf3 or wlgen of it left" bash -c "! pgrep -f '[i]perf3 -[cs].*-p 53[0-9][0-9]' >/dev/null"
+left=$(run_procs "ccs${pid}x" | tr '\n' ' ')
+check "no process of it left (iperf3, wlgen, VDE: its TOPO_ID)${left:+: $left}" [ -z "$left" ]

@@ -74,7 +74,7 @@ done
 sleep 0.2
 topo_switch_stats --reset >/dev/null
 # what an S sender holds from the receiver (its tcpxfer's socket)
-spid=$(pgrep -f "tcpxfer client .* -T $TASK_S" | head -1)
+spid=$(descendant "${spids[0]}" tcpxfer)
 sfd=$(find "/proc/$spid/fd" -lname 'socket:*' -printf '%f\n' 2>/dev/null | head -1)
 "$CCLOAD" task get "$spid" "$sfd" >"$TMP/sget" 2>&1
 wait "${spids[@]}"

@@ -197,7 +197,9 @@ topo_init() {
 		return 1
 	fi
 	topo_units size 0 >/dev/null || return 1
-	TOPO_ID="ccs$$x$RANDOM"
+	# exported: each process of the run has it in its environment, so that
+	# a test can tell them from other runs' (test/net/lib.sh: run_procs)
+	export TOPO_ID="ccs$$x$RANDOM"
 	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
 	topo_reap
 	mkdir -p "$TOPO_RUN"
