@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ccload list / attach / detach: the command line over lib/attach.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -311,6 +312,41 @@ static void list_process(const struct algo *a)
 		printf("    needs a running process\n");
 }
 
+/* Whether @name is registered, its map id, whether it is the default. */
+static void list_registration(const char *name, const char *def)
+{
+	struct id_ctx x = { .name = name };
+	struct ccs_stats s;
+
+	if (!cc_registered(name)) {
+		printf("    not registered\n");
+		return;
+	}
+	kcc_for_each(id_of_name, &x);
+	printf("    registered (struct_ops map id %u)%s", x.id,
+	       strcmp(def, name) ? "" : ", system default");
+	if (stats_read_pinned(name, &s) == 0)
+		printf(", %" PRIu64 " flows using it now",
+		       (uint64_t)(s.v[CCS_STAT_FLOWS_INIT] - s.v[CCS_STAT_FLOWS_RELEASE]));
+	printf("\n");
+}
+
+/* The CCs of `attach --obj`: a pin directory that is no algorithm's. */
+static void list_obj_ccs(const char *def)
+{
+	DIR *d = opendir(PIN_ROOT);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || algo_find(e->d_name) || !parse_cc_name_ok(e->d_name))
+			continue;
+		printf("%-12s attached with --obj (detach it by name)\n", e->d_name);
+		list_registration(e->d_name, def);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const struct algo *a;
@@ -333,26 +369,13 @@ int cmd_list(int argc, char **argv)
 	if (read_line(SYSCTL_CC, def, sizeof(def)) < 0)
 		def[0] = '\0';
 	for (i = 0; (a = algo_at(i)); i++) {
-		struct id_ctx x = { .name = a->name };
-		struct ccs_stats s;
-
 		printf("%-12s %s\n", a->name, a->summary);
-		if (cc_registered(a->name)) {
-			kcc_for_each(id_of_name, &x);
-			printf("    registered (struct_ops map id %u)%s", x.id,
-			       strcmp(def, a->name) ? "" : ", system default");
-			if (stats_read_pinned(a->name, &s) == 0)
-				printf(", %" PRIu64 " flows using it now",
-				       (uint64_t)(s.v[CCS_STAT_FLOWS_INIT] -
-						  s.v[CCS_STAT_FLOWS_RELEASE]));
-			printf("\n");
-		} else {
-			printf("    not registered\n");
-		}
+		list_registration(a->name, def);
 		list_programs(a);
 		list_maps(a);
 		list_process(a);
 		list_tunables(a);
 	}
+	list_obj_ccs(def);
 	return 0;
 }

@@ -110,6 +110,11 @@ check "... is there" registered bpf_ccs_other
 "$CCLOAD" -q detach --all >/dev/null
 check "detach --all leaves it registered" registered bpf_ccs_other
 unregister_other
+check "attach --obj: the same CC, attached by ccload" "$CCLOAD" -q attach --obj "$OTHER"
+check "... ccload list shows it, registered" \
+	bash -c "'$CCLOAD' list | grep -A1 '^bpf_ccs_other .*--obj' | grep -q '^    registered'"
+check "... detach by its name" "$CCLOAD" -q detach bpf_ccs_other
+check "... then list no longer shows it" bash -c "! '$CCLOAD' list | grep -q '^bpf_ccs_other'"
 "$CCLOAD" -q attach bpf_dctcp
 id=$(cc_map_id bpf_dctcp)
 bpftool map create "$canary" type array key 4 value 4 entries 1 name ccs_canary
