@@ -374,6 +374,11 @@ void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
 	int flg = CCS_ACK_FLAG(ca->prev_una);
 	struct fp_ledger *l;
 
+	/* The ACK that completes the handshake (a SYN-ACK, or the passive
+	 * side's last ACK) reaches cong_control() before init() makes the
+	 * ledger: nothing is decided, or counted lost, before init(). */
+	if (!ca->flow_live)
+		return;
 	ccs_stat_inc(CCS_STAT_ACKS);
 	ca->prev_una = tcp_sk(sk)->snd_una;
 	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
