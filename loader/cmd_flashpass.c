@@ -223,12 +223,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	lock_host_state();
 	run_cleanup(a, &st);
 	printf("flashpass pacer: %" PRIu64 " flows, %" PRIu64 " emulation packets (%" PRIu64
-	       " over-provisioned, %" PRIu64 " send errors, %" PRIu64
-	       " IPv6 flows skipped, %" PRIu64
+	       " over IPv6, %" PRIu64 " over-provisioned, %" PRIu64 " send errors, %" PRIu64
 	       " flows from no namespace of ours) in %.1f s, peak %" PRIu64
 	       "/s; CPU %.3f s, %.0f ns per packet\n",
-	       r.flows, r.sent, r.over, r.send_errors, r.skipped_v6, r.no_sender, r.wall_s,
-	       r.peak_pps, r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
+	       r.flows, r.sent, r.sent_v6, r.over, r.send_errors, r.no_sender, r.wall_s, r.peak_pps,
+	       r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
 	return err ? 1 : 0;
 }
 

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The emulation pacer (pacer.h).  Why in user space: one thread with
- * sendmmsg() on a raw socket carries every flow's emulation packets, the
- * rate control is plain C beside the unit-tested arithmetic, and the
+ * sendmmsg() on raw sockets (IPv4 and IPv6, one of each per sender
+ * namespace) carries every flow's emulation packets, the rate control
+ * is plain C beside the unit-tested arithmetic, and the
  * kernel side stays a reflector and two counters; bench/README.md gives
  * its CPU cost per packet and the highest rate it sustains here.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <sched.h>
 #include <ifaddrs.h>
 #include <netinet/ip.h>
+#include <netinet/ip6.h>
 #include <netinet/udp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include <bpf/bpf.h>
 
 #include "pacer.h"
+#include "csum.h"
 #include "log.h"
 #include "netns.h"
 #include "pins.h"
@@ -31,13 +35,41 @@
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
 #define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
 #define PACER_LAG_MAX 2000000ULL	 /* ns: a flow further behind restarts now */
-#define PACER_ADDRS   16		 /* IPv4 addresses of a namespace we look at */
+#define PACER_ADDRS   16		 /* addresses of a namespace we look at, per family */
 
-struct emu_pkt {
-	struct iphdr ip;
+/* An emulation packet after its IP header: the same in both families. */
+struct emu_udp {
 	struct udphdr udp;
 	struct fp_wire w;
-} __attribute__((packed));
+};
+
+/* Not packed (the headers stay aligned): a packet is its first
+ * EMU*_LEN bytes, the padding at the end is not sent. */
+struct emu_pkt4 {
+	struct iphdr ip;
+	struct emu_udp u;
+};
+
+struct emu_pkt6 {
+	struct ip6_hdr ip6;
+	struct emu_udp u;
+};
+
+#define EMU4_LEN (sizeof(struct iphdr) + sizeof(struct emu_udp))
+#define EMU6_LEN (sizeof(struct ip6_hdr) + sizeof(struct emu_udp))
+_Static_assert(sizeof(struct emu_udp) == sizeof(struct udphdr) + FP_WIRE_LEN, "no gap in UDP");
+_Static_assert(offsetof(struct emu_pkt4, u) == sizeof(struct iphdr), "UDP after IPv4");
+_Static_assert(offsetof(struct emu_pkt6, u) == sizeof(struct ip6_hdr), "UDP after IPv6");
+
+union emu_pkt {
+	struct emu_pkt4 v4;
+	struct emu_pkt6 v6;
+};
+
+union emu_to {
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+};
 
 struct pflow {
 	struct fp_key key;
@@ -49,14 +81,16 @@ struct pflow {
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	struct fp_emu pub;
-	int sock; /* pacer.socks[] index, -1: no namespace has its source */
+	int v6; /* an IPv6 flow (its addresses not v4-mapped) */
+	int fd; /* the raw socket it leaves by, -1: no namespace has its source */
 };
 
-/* A sender namespace: its raw socket and its IPv4 addresses. */
+/* A sender namespace: its raw sockets and their addresses. */
 struct psock {
-	int fd;
-	size_t n_addrs;
+	int fd, fd6; /* fd6 -1: no IPv6 here */
+	size_t n_addrs, n_addrs6;
 	__u32 addrs[PACER_ADDRS];
+	struct in6_addr addrs6[PACER_ADDRS];
 };
 
 struct pacer {
@@ -75,11 +109,13 @@ struct pacer {
 	uint64_t sec_start, sec_sent; /* peak_pps: this second's start, its packets */
 	size_t rr;		      /* fill_batch()'s first flow, in turn */
 	struct fp_ledger l;	      /* scratch: a ledger is 4 KB */
-	struct emu_pkt pkts[PACER_BATCH];
-	struct sockaddr_in to[PACER_BATCH];
+	union emu_pkt pkts[PACER_BATCH];
+	union emu_to to[PACER_BATCH];
 	struct iovec iov[PACER_BATCH];
 	struct mmsghdr msgs[PACER_BATCH];
-	int bsock[PACER_BATCH]; /* each one's socket */
+	int bfd[PACER_BATCH];  /* each one's socket */
+	char bv6[PACER_BATCH]; /* and whether that is an IPv6 one */
+	int warned_v6;	       /* no IPv6 raw socket: said once */
 };
 
 static uint64_t mono_ns(void)
@@ -128,16 +164,29 @@ static int v4_mapped(const __u32 *a)
 	return !a[0] && !a[1] && a[2] == htonl(0xffff);
 }
 
-/* The socket of the namespace that has @saddr; with one socket (no
- * namespace named, or one), that one. */
-static int sock_of(struct pacer *p, __u32 saddr)
+static int psock_has(const struct psock *ps, const struct fp_key *k, int v6)
 {
-	if (p->n_socks == 1)
+	size_t j;
+
+	if (v6) {
+		for (j = 0; j < ps->n_addrs6; j++)
+			if (!memcmp(&ps->addrs6[j], k->saddr, sizeof(k->saddr)))
+				return 1;
 		return 0;
+	}
+	for (j = 0; j < ps->n_addrs; j++)
+		if (ps->addrs[j] == k->saddr[3])
+			return 1;
+	return 0;
+}
+
+/* The socket, of the flow's family, of the namespace that has @k's
+ * source address; with one namespace (none named, or one), its socket. */
+static int fd_of(const struct pacer *p, const struct fp_key *k, int v6)
+{
 	for (size_t i = 0; i < p->n_socks; i++)
-		for (size_t j = 0; j < p->socks[i].n_addrs; j++)
-			if (p->socks[i].addrs[j] == saddr)
-				return (int)i;
+		if (p->n_socks == 1 || psock_has(&p->socks[i], k, v6))
+			return v6 ? p->socks[i].fd6 : p->socks[i].fd;
 	return -1;
 }
 
@@ -145,8 +194,9 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 {
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
-	f->sock = sock_of(p, k->saddr[3]);
-	if (f->sock < 0)
+	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
+	f->fd = fd_of(p, k, f->v6);
+	if (f->fd < 0)
 		p->r->no_sender++;
 	f->next_ns = now;
 	f->iv_start_ns = now;
@@ -167,7 +217,7 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
  * our namespaces. */
 static int flow_active(const struct pflow *f)
 {
-	return f->demand && f->sock >= 0 &&
+	return f->demand && f->fd >= 0 &&
 	       (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
 }
 
@@ -185,10 +235,6 @@ static void scan(struct pacer *p, uint64_t now)
 		prev = &k;
 		if (bpf_map_lookup_elem(p->fd_ledgers, &k, &p->l))
 			continue; /* closed since */
-		if (!v4_mapped(k.saddr) || !v4_mapped(k.daddr)) {
-			p->r->skipped_v6++;
-			continue;
-		}
 		f = flow_find(p, &k, &slot);
 		if (!f) {
 			if (p->n == FP_MAX_FLOWS)
@@ -269,13 +315,48 @@ static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 	bpf_map_update_elem(p->fd_emu, &f->key, &f->pub, BPF_ANY);
 }
 
+/* The IPv4 header of @e and where it goes; tclass: Not-ECT or ECT(0). */
+static void build4(union emu_pkt *e, union emu_to *to, const struct fp_key *k, __u8 tclass)
+{
+	struct iphdr *ip = &e->v4.ip;
+
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tos = tclass;
+	ip->tot_len = htons(EMU4_LEN);
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = k->saddr[3];
+	ip->daddr = k->daddr[3];
+	/* the kernel fills in the header checksum; UDP's is optional here */
+	to->v4 = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = ip->daddr };
+}
+
+/* The same for IPv6, after the datagram is filled: the kernel sends a
+ * header-included IPv6 packet as it is, and UDP needs its checksum. */
+static void build6(union emu_pkt *e, union emu_to *to, const struct fp_key *k, __u8 tclass)
+{
+	struct ip6_hdr *ip6 = &e->v6.ip6;
+
+	ip6->ip6_flow = htonl(6U << 28 | (uint32_t)tclass << 20);
+	ip6->ip6_plen = htons(sizeof(e->v6.u));
+	ip6->ip6_nxt = IPPROTO_UDP;
+	ip6->ip6_hlim = 64;
+	memcpy(&ip6->ip6_src, k->saddr, sizeof(ip6->ip6_src));
+	memcpy(&ip6->ip6_dst, k->daddr, sizeof(ip6->ip6_dst));
+	e->v6.u.udp.check = udp_check(&ip6->ip6_src, &ip6->ip6_dst, sizeof(ip6->ip6_src), &e->v6.u,
+				      sizeof(e->v6.u));
+	to->v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_addr = ip6->ip6_dst };
+}
+
 /* Emulation packet @i of the batch for @f, due at @due: its time T is when
  * it was due, not when the loop got to it, so that the credits, and the
  * data sent at T + T_wait, keep the spacing of the flow's rate even when
  * a late wake-up sends a few at once. */
 static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 {
-	struct emu_pkt *e = &p->pkts[i];
+	union emu_pkt *e = &p->pkts[i];
+	struct emu_udp *u = f->v6 ? &e->v6.u : &e->v4.u;
 	uint64_t out = f->pub.sent - f->recv - f->pub.lost;
 	int over;
 
@@ -283,27 +364,23 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 		out = 0;
 	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
 	memset(e, 0, sizeof(*e));
-	e->ip.version = 4;
-	e->ip.ihl = 5;
-	e->ip.tos = over ? 0 : 2; /* Not-ECT or ECT(0): the switch tells them apart */
-	e->ip.tot_len = htons(sizeof(*e));
-	e->ip.ttl = 64;
-	e->ip.protocol = IPPROTO_UDP;
-	e->ip.saddr = f->key.saddr[3];
-	e->ip.daddr = f->key.daddr[3];
-	e->udp.source = f->key.sport;
-	e->udp.dest = htons(p->o->port);
-	e->udp.len = htons(sizeof(e->udp) + sizeof(e->w));
-	e->w.magic = FP_MAGIC;
-	e->w.ver_type = FP_VERSION << 4 | FP_EMULATION;
-	e->w.dport = f->key.dport;
-	e->w.seq = htonl(f->pub.seq++);
-	e->w.t_us = htonl((uint32_t)(due / 1000));
-	e->w.secret = f->secret;
-	e->w.flags = over ? FP_WIRE_OVER : 0;
-	e->w.count = 1;
-	p->to[i] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = e->ip.daddr };
-	p->bsock[i] = f->sock;
+	u->udp.source = f->key.sport;
+	u->udp.dest = htons(p->o->port);
+	u->udp.len = htons(sizeof(*u));
+	u->w.magic = FP_MAGIC;
+	u->w.ver_type = FP_VERSION << 4 | FP_EMULATION;
+	u->w.dport = f->key.dport;
+	u->w.seq = htonl(f->pub.seq++);
+	u->w.t_us = htonl((uint32_t)(due / 1000));
+	u->w.secret = f->secret;
+	u->w.flags = over ? FP_WIRE_OVER : 0;
+	u->w.count = 1;
+	/* Not-ECT or ECT(0): the switch tells them apart */
+	(f->v6 ? build6 : build4)(e, &p->to[i], &f->key, over ? 0 : 2);
+	p->iov[i].iov_len = f->v6 ? EMU6_LEN : EMU4_LEN;
+	p->msgs[i].msg_hdr.msg_namelen = f->v6 ? sizeof(p->to[i].v6) : sizeof(p->to[i].v4);
+	p->bfd[i] = f->fd;
+	p->bv6[i] = (char)f->v6;
 	f->pub.sent++;
 	f->pub.over += over;
 	f->iv_sent++;
@@ -350,10 +427,9 @@ static void send_batch(struct pacer *p, size_t n)
 	int k;
 
 	while (done < n) {
-		for (end = done + 1; end < n && p->bsock[end] == p->bsock[done]; end++)
+		for (end = done + 1; end < n && p->bfd[end] == p->bfd[done]; end++)
 			;
-		k = sendmmsg(p->socks[p->bsock[done]].fd, p->msgs + done,
-			     (unsigned int)(end - done), 0);
+		k = sendmmsg(p->bfd[done], p->msgs + done, (unsigned int)(end - done), 0);
 		if (k <= 0) {
 			/* the flows' losses: the rate control sees them */
 			p->r->send_errors += end - done;
@@ -361,18 +437,47 @@ static void send_batch(struct pacer *p, size_t n)
 			continue;
 		}
 		p->r->sent += (size_t)k;
+		if (p->bv6[done]) /* a run has one socket, so one family */
+			p->r->sent_v6 += (size_t)k;
 		done += (size_t)k;
 	}
 }
 
-/* A raw socket in namespace @name (NULL: ours) and its IPv4 addresses. */
-static int psock_open(struct psock *ps, const char *name)
+/* The addresses of the namespace we are in, each family's in its list.
+ * Link-local IPv6 ones are left out: a packet to a link-local address
+ * needs its interface, which a flow's key does not name. */
+static int psock_addrs(struct psock *ps)
 {
 	struct ifaddrs *ifa = NULL, *a;
+
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (a = ifa; a; a = a->ifa_next) {
+		const struct sockaddr *sa = a->ifa_addr;
+
+		if (sa && sa->sa_family == AF_INET && ps->n_addrs < PACER_ADDRS)
+			ps->addrs[ps->n_addrs++] =
+				((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
+		if (sa && sa->sa_family == AF_INET6 && ps->n_addrs6 < PACER_ADDRS) {
+			const struct in6_addr *a6 =
+				&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+
+			if (!IN6_IS_ADDR_LINKLOCAL(a6))
+				ps->addrs6[ps->n_addrs6++] = *a6;
+		}
+	}
+	freeifaddrs(ifa);
+	return 0;
+}
+
+/* Raw sockets in namespace @name (NULL: ours) and its addresses.  IPv6
+ * may be missing (a kernel without it): IPv4 goes on, said once. */
+static int psock_open(struct pacer *p, struct psock *ps, const char *name)
+{
 	int one = 1, back, err = 0;
 
-	ps->fd = -1;
-	ps->n_addrs = 0;
+	ps->fd = ps->fd6 = -1;
+	ps->n_addrs = ps->n_addrs6 = 0;
 	if (netns_enter(name, &back))
 		return -ENOENT;
 	ps->fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
@@ -380,16 +485,15 @@ static int psock_open(struct psock *ps, const char *name)
 		err = -errno;
 		pr_warn("pacer: no raw socket%s%s: %s\n", name ? " in " : "", name ? name : "",
 			strerror(errno));
-	} else if (getifaddrs(&ifa)) {
-		err = -errno;
+	} else if ((err = psock_addrs(ps))) {
 		pr_warn("pacer: cannot list the addresses%s%s: %s\n", name ? " of " : "",
-			name ? name : "", strerror(errno));
+			name ? name : "", strerror(-err));
 	}
-	for (a = ifa; a; a = a->ifa_next)
-		if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET && ps->n_addrs < PACER_ADDRS)
-			ps->addrs[ps->n_addrs++] =
-				((const struct sockaddr_in *)a->ifa_addr)->sin_addr.s_addr;
-	freeifaddrs(ifa);
+	/* IPPROTO_RAW: the kernel takes the IPv6 header from us (hdrincl) */
+	ps->fd6 = socket(AF_INET6, SOCK_RAW, IPPROTO_RAW);
+	if (ps->fd6 < 0 && !p->warned_v6++)
+		pr_warn("pacer: no IPv6 raw socket%s%s (%s): IPv6 flows are not paced\n",
+			name ? " in " : "", name ? name : "", strerror(errno));
 	netns_leave(back);
 	return err;
 }
@@ -407,16 +511,16 @@ static int pacer_open(struct pacer *p)
 	}
 	for (size_t i = 0; i < (p->o->n_netns ? p->o->n_netns : 1); i++) {
 		/* counted first: psock_open() leaves a closed one at worst */
-		int err =
-			psock_open(&p->socks[p->n_socks++], p->o->n_netns ? p->o->netns[i] : NULL);
+		int err = psock_open(p, &p->socks[p->n_socks++],
+				     p->o->n_netns ? p->o->netns[i] : NULL);
 
 		if (err)
 			return err;
 	}
 	for (size_t i = 0; i < PACER_BATCH; i++) {
-		p->iov[i] = (struct iovec){ &p->pkts[i], sizeof(p->pkts[i]) };
+		/* lengths: build(), per packet's family */
+		p->iov[i] = (struct iovec){ .iov_base = &p->pkts[i] };
 		p->msgs[i].msg_hdr = (struct msghdr){ .msg_name = &p->to[i],
-						      .msg_namelen = sizeof(p->to[i]),
 						      .msg_iov = &p->iov[i],
 						      .msg_iovlen = 1 };
 	}
@@ -539,9 +643,12 @@ static void pacer_turn(struct pacer *p)
 
 static void pacer_free(struct pacer *p)
 {
-	for (size_t i = 0; i < p->n_socks; i++)
+	for (size_t i = 0; i < p->n_socks; i++) {
 		if (p->socks[i].fd >= 0)
 			close(p->socks[i].fd);
+		if (p->socks[i].fd6 >= 0)
+			close(p->socks[i].fd6);
+	}
 	if (p->fd_ledgers >= 0)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)

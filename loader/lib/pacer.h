@@ -2,9 +2,11 @@
 /*
  * bpf_flashpass's emulation pacer: for every flow with a ledger and data
  * to send, emulation packets at the flow's emulation rate, from a raw
- * socket in the sender's network namespace (one socket per namespace); once per RTT, the rate
- * control of flashpass.h from the credits that came back.  One thread;
- * it only reads the ledgers and writes its own view (map fp_emu).
+ * socket in the sender's network namespace (one per namespace and
+ * family: IPv4, or IPv6 for a flow whose addresses are not v4-mapped);
+ * once per RTT, the rate control of flashpass.h from the credits that
+ * came back.  One thread; it only reads the ledgers and writes its own
+ * view (map fp_emu).
  */
 #ifndef CCLOAD_PACER_H
 #define CCLOAD_PACER_H
@@ -33,9 +35,9 @@ struct pacer_report {
 	uint64_t sent;	/* emulation packets */
 	uint64_t over;	/* of which over-provisioned */
 	uint64_t send_errors;
-	uint64_t skipped_v6; /* IPv6 flows, which this pacer does not serve */
-	uint64_t no_sender;  /* flows whose source address none of the namespaces has */
-	double cpu_s;	     /* the pacer's user + system time */
+	uint64_t sent_v6;   /* of which IPv6 ones */
+	uint64_t no_sender; /* flows whose source address none of the namespaces has */
+	double cpu_s;	    /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */
 };

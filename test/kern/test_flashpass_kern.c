@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "csum.h"
 #include "flashpass.h"
 #include "obj.h"
 #include "registry.h"
@@ -65,38 +66,6 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t csum_add(uint32_t sum, const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	for (; len > 1; len -= 2, b += 2)
-		sum += (uint32_t)(b[0] << 8 | b[1]);
-	if (len)
-		sum += (uint32_t)(b[0] << 8);
-	return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return htons((uint16_t)~sum);
-}
-
-/* The UDP checksum over the pseudo-header of @saddr, @daddr (@alen bytes
- * each) and the datagram @udp of @len bytes; 0 for a correct one. */
-static uint16_t udp_csum(const void *saddr, const void *daddr, size_t alen, const void *udp,
-			 size_t len)
-{
-	uint32_t sum = 0;
-
-	sum = csum_add(sum, saddr, alen);
-	sum = csum_add(sum, daddr, alen);
-	sum += IPPROTO_UDP + (uint32_t)len;
-	sum = csum_add(sum, udp, len);
-	return csum_fold(sum);
 }
 
 static void wire(struct fp_wire *w, enum fp_type t, uint32_t seq, uint32_t t_us)

@@ -31,7 +31,17 @@ topo_dumbbell 2 100mbit 100kb 0 10,3
 rtt_check "dumbbell s1 (10 ms each way)" s1 "$IP_D" 20
 rtt_check "dumbbell s2 (3 ms each way)" s2 "$IP_D" 6
 check "dumbbell: switch on the bottleneck" topo_switch_stats
+check "IPv6 off by default: no global IPv6 address, no IP6_D" \
+	bash -c "[ -z \"\$(ip -n $(topo_ns s1) -6 addr show scope global)\" ] && [ -z '${IP6_D:-}' ]"
 topo_cleanup
+
+# IPv6 on (TOPO_IPV6): the same reach over IPv6, by the return link's
+# /128 route (20 ms back on s1's return link, nothing forward: without
+# the route the replies would come back at once).
+TOPO_IPV6=1 topo_dumbbell 1 100mbit 100kb 0 r20
+rtt_check "dumbbell over IPv6, s1 20 ms back on its return link" s1 "$IP6_D" 20 -6
+topo_cleanup
+unset IP6_D IP6_S1
 
 # The switch judges the queue that really is in tbf: with tbf at a fifth of
 # the switch's rate (as when tbf runs behind on a loaded machine), the

@@ -25,6 +25,7 @@
 #   topo_link A B [D_AB [D_BA [LOSS]]] a link A-B, one-way delays in ms (default 0),
 #                                      LOSS % of A's packets lost at random;
 #                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
+#                                      (and LINK_IP6_A LINK_IP6_B, with IPv6)
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
 #   topo_shape NODE DEV RATE [LIMIT]   tbf only (an access rate; large buffer)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
@@ -52,6 +53,20 @@
 #   topo_two_path RATE BUFFER K D1 D2 [RATE2 [LOSS]]  a -r1-> b and a -r2-> b
 #                                      (MPTCP endpoints set; path 2 at RATE2)
 #   topo_shared_two_path RATE BUFFER K D [LOSS]  a (two paths) and c (one) -> r -> b
+#
+# IPv6 is opt-in: TOPO_IPV6=1 (or topo_ipv6) before the first topo_node.
+# Every link end then also gets a ULA address, fd00:c5:<link>::1/64 (A) and
+# ::2 (B); every namespace forwards IPv6 (so none sends router
+# solicitations), takes no router advertisement and does no DAD (a
+# tentative link-local address loses the first packets; nodad on the ULAs
+# too).  topo_dumbbell adds the IPv6 default routes and the /128 return
+# routes beside the IPv4 ones and sets IP6_<host> beside IP_<host>; the
+# other topologies get the addresses and their links' own routes only.
+# With it on, a bottleneck also carries the MLD reports of the new
+# addresses and the ND of the IPv6 traffic.  Off, the default, none of
+# this is done and every test sees the traffic (and the switch counters)
+# it always did (the kernel's link-local addresses, with their DAD, MLD
+# and router solicitations, are there either way).
 
 TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
@@ -65,6 +80,9 @@ BN_LIST=()
 declare -A TOPO_NETEM=()	# "ns dev" -> netem args, for topo_bottleneck
 
 topo_ns() { echo "$TOPO_ID-$1"; }
+
+topo_ipv6() { TOPO_IPV6=1; }
+_topo_v6() { [ "${TOPO_IPV6:-0}" = 1 ]; }
 
 # "PID START" of a live process: START, its start time (clock ticks since
 # boot, /proc/PID/stat field 22), tells it from a later process that got
@@ -216,6 +234,11 @@ topo_node() {
 	# rp_filter off: multipath hosts receive on one port for another's address.
 	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.tcp_no_metrics_save=1 \
 		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	# IPv6 as IPv4: every node forwards; no autoconfiguration from RAs; no
+	# DAD, whose tentative link-local addresses lose the first packets
+	! _topo_v6 || ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 \
+		net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0 \
+		net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 }
 
 topo_exec() {
@@ -236,8 +259,9 @@ topo_default_cc() {
 }
 
 _topo_port_up() {
-	local ns=$1 dev=$2 ip=$3
+	local ns=$1 dev=$2 ip=$3 ip6=${4:-}
 	ip -n "$ns" addr add "$ip/24" dev "$dev"
+	[ -z "$ip6" ] || ip -n "$ns" addr add "$ip6/64" dev "$dev" nodad
 	ip -n "$ns" link set "$dev" up
 	# per-packet behaviour at the switch: no segmentation offloads; a
 	# feature the device lacks is fine, one left on is not
@@ -316,6 +340,11 @@ topo_link() {
 	LINK_IF_B="e$TOPO_LINKS-${a:0:10}"
 	LINK_IP_A="$net.1"
 	LINK_IP_B="$net.2"
+	LINK_IP6_A='' LINK_IP6_B=''
+	if _topo_v6; then
+		LINK_IP6_A="fd00:c5:$TOPO_LINKS::1"
+		LINK_IP6_B="fd00:c5:$TOPO_LINKS::2"
+	fi
 	if [ "$dab" = 0 ] && [ "$dba" = 0 ] && [ "$loss" = 0 ]; then
 		ip link add "$LINK_IF_A" netns "$(topo_ns "$a")" type veth \
 			peer name "$LINK_IF_B" netns "$(topo_ns "$b")"
@@ -333,8 +362,8 @@ topo_link() {
 		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
 			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")" "$loss"
 	fi
-	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A" || return 1
-	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B"
+	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A" "$LINK_IP6_A" || return 1
+	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B" "$LINK_IP6_B"
 }
 
 # topo_units rate|size|time VALUE [FACTOR]: tc's units to bit/s, bytes or ns, read
@@ -414,7 +443,17 @@ topo_switch_stats() {
 	"$CCLOAD" -q switch stats "${bn#*:}" -n "${bn%%:*}" --json "$@"
 }
 
-_topo_ip() { printf -v "IP_$1" '%s' "$2"; }
+# _topo_ip HOST IP [IP6]: IP_<HOST>, and IP6_<HOST> when IPv6 is on.
+_topo_ip() {
+	printf -v "IP_$1" '%s' "$2"
+	[ -z "${3:-}" ] || printf -v "IP6_$1" '%s' "$3"
+}
+
+# _topo_default NODE GW [GW6]: NODE's default route(s).
+_topo_default() {
+	topo_exec "$1" ip route add default via "$2"
+	[ -z "${3:-}" ] || topo_exec "$1" ip -6 route add default via "$3"
+}
 
 topo_ports() {
 	ip -n "$(topo_ns "$1")" -o link show |
@@ -486,8 +525,8 @@ topo_dumbbell() {
 	topo_node d
 	topo_link r d
 	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
-	_topo_ip D "$LINK_IP_B"
-	topo_exec d ip route add default via "$LINK_IP_A"
+	_topo_ip D "$LINK_IP_B" "$LINK_IP6_B"
+	_topo_default d "$LINK_IP_A" "$LINK_IP6_A"
 	for ((i = 1; i <= n; i++)); do
 		d=${dl[i - 1]:-${dl[0]:-0}}
 		a=${ac[i - 1]:-}
@@ -498,9 +537,9 @@ topo_dumbbell() {
 			# "F:R": F ms towards the router, R ms back (per direction)
 			topo_link "s$i" r "${d%%:*}" "${d##*:}"
 		fi
-		topo_exec "s$i" ip route add default via "$LINK_IP_B"
+		_topo_default "s$i" "$LINK_IP_B" "$LINK_IP6_B"
 		[ -n "$a" ] && [ "$a" != 0 ] && topo_shape "s$i" "$LINK_IF_A" "$a"
-		_topo_ip "S$i" "$LINK_IP_A"
+		_topo_ip "S$i" "$LINK_IP_A" "$LINK_IP6_A"
 	done
 }
 
@@ -511,12 +550,16 @@ topo_dumbbell() {
 # waits for a CPU and then releases them together) before the bottleneck.
 # Leaves LINK_* as the first link's.
 _topo_return_link() {
-	local a=$1 b=$2 r=$3 ip_a if_a ip_b if_b
+	local a=$1 b=$2 r=$3 ip_a if_a ip_b if_b ip6_a ip6_b
 	topo_link "$a" "$b"
 	ip_a=$LINK_IP_A if_a=$LINK_IF_A ip_b=$LINK_IP_B if_b=$LINK_IF_B
+	ip6_a=$LINK_IP6_A ip6_b=$LINK_IP6_B
 	topo_link "$a" "$b" 0 "$r"
 	topo_exec "$b" ip route replace "$ip_a/32" via "$LINK_IP_A" dev "$LINK_IF_B"
+	[ -z "$ip6_a" ] ||
+		topo_exec "$b" ip -6 route replace "$ip6_a/128" via "$LINK_IP6_A" dev "$LINK_IF_B"
 	LINK_IP_A=$ip_a LINK_IF_A=$if_a LINK_IP_B=$ip_b LINK_IF_B=$if_b
+	LINK_IP6_A=$ip6_a LINK_IP6_B=$ip6_b
 }
 
 topo_parking_lot() {

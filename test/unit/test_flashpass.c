@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "csum.h"
 #include "flashpass.h"
 
 static const struct fp_rc_params RC = {
@@ -351,4 +352,56 @@ Test(fp_replay, a_credit_far_ahead_is_not_the_flows)
 	cr_assert_eq(w.last, 100, "the window did not move");
 	cr_assert_eq(fp_replay_check(&w, 101), FP_REPLAY_NEW);
 	cr_assert_eq(fp_replay_check(&w, 101 + FP_REPLAY_JUMP - 1), FP_REPLAY_NEW);
+}
+
+/* The pacer's IPv6 emulation packets carry a UDP checksum (loader/lib/csum.h):
+ * over the pseudo-header (addresses, length, next header), worked by hand. */
+struct udp6_case {
+	uint8_t src[16], dst[16];
+	uint8_t udp[10]; /* ports 1 -> 2, length, check, 2 bytes of payload */
+};
+
+static struct udp6_case udp6(uint16_t len, uint8_t p0, uint8_t p1)
+{
+	struct udp6_case c = { .src[15] = 1, .dst[15] = 2 };
+	uint8_t h[] = { 0, 1, 0, 2, 0, (uint8_t)len, 0, 0, p0, p1 };
+
+	memcpy(c.udp, h, sizeof(h));
+	return c;
+}
+
+Test(csum, rfc1071_example)
+{
+	/* RFC 1071 1.4: 0001 f203 f4f5 f6f7 sums to 2ddf0, folds to ddf2 */
+	const uint8_t b[] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
+
+	cr_assert_eq(csum_add(0, b, sizeof(b)), 0x2ddf0);
+	cr_assert_eq(ntohs(csum_fold(csum_add(0, b, sizeof(b)))), (uint16_t)~0xddf2);
+	/* an odd last byte is the high half of a word */
+	cr_assert_eq(csum_add(0, b, 3), 0x0001 + 0xf200);
+}
+
+Test(csum, udp_over_ipv6_pseudo_header)
+{
+	struct udp6_case c = udp6(8, 0, 0);
+
+	/* ::1 -> ::2, ports 1 -> 2, length 8 (twice: pseudo-header and UDP),
+	 * next header 17: 1 + 2 + 8 + 17 + 1 + 2 + 8 = 0x27, ~0x27 = 0xffd8 */
+	cr_assert_eq(ntohs(udp_check(c.src, c.dst, 16, c.udp, 8)), 0xffd8);
+	memcpy(c.udp + 6, (uint8_t[]){ 0xff, 0xd8 }, 2);
+	cr_assert_eq(udp_csum(c.src, c.dst, 16, c.udp, 8), 0, "a correct one sums to 0");
+	c.dst[0] = 0xfd;
+	cr_assert_neq(udp_csum(c.src, c.dst, 16, c.udp, 8), 0, "the addresses count");
+}
+
+Test(csum, a_zero_udp_checksum_is_sent_as_ffff)
+{
+	/* length 10: 1 + 2 + 10 + 17 + 1 + 2 + 10 = 0x2b; a payload word of
+	 * 0xffd4 makes the sum 0xffff, whose complement is 0: "no checksum" */
+	struct udp6_case c = udp6(10, 0xff, 0xd4);
+
+	cr_assert_eq(udp_csum(c.src, c.dst, 16, c.udp, 10), 0);
+	cr_assert_eq(udp_check(c.src, c.dst, 16, c.udp, 10), 0xffff);
+	memcpy(c.udp + 6, (uint8_t[]){ 0xff, 0xff }, 2);
+	cr_assert_eq(udp_csum(c.src, c.dst, 16, c.udp, 10), 0, "and 0xffff checks as correct");
 }
