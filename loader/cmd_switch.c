@@ -318,11 +318,12 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		for (i = 0; i < SW_CLASSES; i++)
 			printf("%s{\"class\":%d,\"limit\":%u,\"pkts\":%" PRIu64
 			       ",\"bytes\":%" PRIu64 ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64
-			       ",\"dropped_bytes\":%" PRIu64 ",\"not_ect_over_k\":%" PRIu64 "}",
+			       ",\"dropped_bytes\":%" PRIu64 ",\"not_ect_over_k\":%" PRIu64
+			       ",\"max_backlog\":%" PRIu64 "}",
 			       i ? "," : "", i, c->class_limit[i] ? c->class_limit[i] : c->buffer,
 			       U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
 			       U(s->cls[i].dropped), U(s->cls[i].dropped_bytes),
-			       U(s->cls[i].not_ect_over_k));
+			       U(s->cls[i].not_ect_over_k), U(s->cls[i].max_backlog));
 		printf("]");
 		if (emu)
 			print_emu_stats(c, emu, 1);
@@ -339,13 +340,13 @@ static void print_stats(const char *dev, const struct sw_config *c, const struct
 		       " packets found no tbf root qdisc to read the queue from "
 		       "and were judged on the virtual queue\n",
 		       U(s->no_real));
-	printf("%-6s %12s %14s %10s %10s %12s\n", "class", "pkts", "bytes", "marked", "dropped",
-	       "not-ect>K");
+	printf("%-6s %12s %14s %10s %10s %12s %10s\n", "class", "pkts", "bytes", "marked",
+	       "dropped", "not-ect>K", "max-queue");
 	for (i = 0; i < SW_CLASSES; i++)
 		printf("%-6d %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64
-		       "\n",
+		       " %10" PRIu64 "\n",
 		       i, U(s->cls[i].pkts), U(s->cls[i].bytes), U(s->cls[i].marked),
-		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k));
+		       U(s->cls[i].dropped), U(s->cls[i].not_ect_over_k), U(s->cls[i].max_backlog));
 	if (emu)
 		print_emu_stats(c, emu, 0);
 }
@@ -369,7 +370,11 @@ static uint64_t mono_ns(void)
 /*
  * A time series of the queue for plots: every @interval_ms one JSON line
  * with the backlog as it is at that instant (the map holds it as of the
- * last packet; an idle queue has drained since) and the running totals.
+ * last packet; an idle queue has drained since) and the running totals;
+ * per class, the bytes admitted and the frames dropped so far, and the
+ * emulation packets passed (they share the port's qdisc), so that what
+ * the queue holds can be told apart afterwards: it is FIFO, the last
+ * backlog bytes admitted (bench/lib/queue-classes.jq).
  */
 static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned int interval_ms)
 {
@@ -378,12 +383,13 @@ static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while (!stop) {
-		struct sw_state s;
+		struct sw_state s, emu = {};
 		struct sw_ctl ctl;
 		uint64_t tot[3] = {}, now;
 		int i;
 
-		if (read_state(fd, ctl_fd, SW_STATE_DATA, &s, &ctl))
+		if (read_state(fd, ctl_fd, SW_STATE_DATA, &s, &ctl) ||
+		    (c->emu_port && read_state(fd, ctl_fd, SW_STATE_EMU, &emu, &ctl)))
 			return 1;
 		now = mono_ns();
 		if (s.last_ns)
@@ -394,8 +400,21 @@ static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned 
 			tot[2] += s.cls[i].dropped;
 		}
 		printf("{\"t_ms\":%.1f,\"backlog\":%" PRIu64 ",\"pkts\":%" PRIu64
-		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
+		       ",\"marked\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"cls_bytes\":[",
 		       (double)(now - t0) / 1e6, U(s.backlog), tot[0], tot[1], tot[2]);
+		for (i = 0; i < SW_CLASSES; i++)
+			printf("%s%" PRIu64, i ? "," : "", U(s.cls[i].bytes));
+		printf("],\"cls_dropped\":[");
+		for (i = 0; i < SW_CLASSES; i++)
+			printf("%s%" PRIu64, i ? "," : "", U(s.cls[i].dropped));
+		/* the peaks so far, per packet (between two samples the queue
+		 * can rise and fall again) */
+		printf("],\"max_backlog\":%" PRIu64 ",\"cls_max\":[", U(s.max_backlog));
+		for (i = 0; i < SW_CLASSES; i++)
+			printf("%s%" PRIu64, i ? "," : "", U(s.cls[i].max_backlog));
+		/* mono_ns: bpf_ktime_get_ns's clock, as a bpftrace trace's nsecs */
+		printf("],\"emu_pkts\":%" PRIu64 ",\"mono_ns\":%" PRIu64 "}\n",
+		       U(emu.cls[0].pkts + emu.cls[1].pkts), now);
 		fflush(stdout);
 		usleep(interval_ms * 1000);
 	}

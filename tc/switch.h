@@ -75,6 +75,10 @@ struct sw_class_stats {
 	__u64 dropped;
 	__u64 dropped_bytes;
 	__u64 not_ect_over_k; /* passed unmarked above K: not ECN-capable */
+	/* the queue right after a packet of this class joined it, at most:
+	 * which classes the queue's peaks are made of (a class above its
+	 * limit joins no queue that high) */
+	__u64 max_backlog;
 };
 
 struct sw_state {
@@ -271,6 +275,8 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 	s->backlog += len;
 	if (s->backlog > s->max_backlog)
 		s->max_backlog = s->backlog;
+	if (s->backlog > cs->max_backlog)
+		cs->max_backlog = s->backlog;
 	return v;
 }
 

@@ -24,11 +24,21 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 		scenario: .key, description: $r.description, rate: $r.env.rate, buffer: $r.env.buffer,
 		buffer_bdp: (($r | buffer_bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),
 		base_rtt_ms: $r.env.base_rtt_ms, algos: algos($r) }] | sort_by(.scenario) | reverse),
-	crash: ([$S | to_entries[] | select(.key | startswith("flashpass-crash")) | .value as $r | {
+	# every run's peaks (the summary keeps only the largest), and what
+	# share of its credits the flows could not spend
+	crash: ([$S | to_entries[] | select(.key | startswith("flashpass-crash")) | .value as $r |
+		($r.runs | map(select(.algo == "bpf_flashpass"))) as $runs | {
 		key: (.key | ltrimstr("flashpass-crash-")),
 		value: { description: $r.description, max_backlog: $r.summary.bpf_flashpass.max_backlog,
+			runs: ($runs | length),
+			peaks: ($runs | map(.switch.max_backlog)),
+			class0_peaks: ($runs | map(.switch.class_max_backlog[0] // null)),
+			class1_peaks: ($runs | map(.switch.class_max_backlog[1] // null)),
+			credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0 then null
+				else .credits_wasted / .credits | r3 end)),
 			class0_drops: $r.summary.bpf_flashpass.class0_drops,
 			goodput_mbps: $r.summary.bpf_flashpass.goodput_mbps,
+			goodput_spread_mbps: $r.summary.bpf_flashpass.goodput_spread_mbps,
 			# what a crash would pile up: the RTT difference (20 ms) at half the line rate
 			crash_estimate_bytes: (0.020 * ($r | rate_bps) / 8 / 2 | floor) } }] | from_entries),
 	sweep: ([$S | to_entries[] | select(.key | startswith("flashpass-sweep")) | .value as $r | {

@@ -10,8 +10,11 @@ def row: "| \(.key) | \(.value.utilization | pct) | \(.value.class0_drops | n) (
 	"|---|---|---|---|---|---|",
 	(.algos | to_entries[] | row), ""),
 "## Data crash (scenario 2)", "",
-"| send-time calibration | peak data queue (bytes) | class-0 drops | goodput |", "|---|---|---|---|",
-(.crash | to_entries[] | "| \(.key) | \(.value.max_backlog | n) | \(.value.class0_drops | n) | \(.value.goodput_mbps | n) Mbit/s |"),
+"One row per scenario (`join`: the second flow starts 1 s after the first); peaks per run, in bytes.", "",
+"| scenario | runs | peak data queue | class-0 (scheduled) peak | class-1 (unscheduled) peak | credits wasted | class-0 drops | goodput |",
+"|---|---|---|---|---|---|---|---|",
+(.crash | to_entries[] | .value as $c |
+	"| \(.key) | \($c.runs // 1) | \($c.peaks // [$c.max_backlog] | map(n) | join(", ")) | \($c.class0_peaks // [] | map(n) | join(", ")) | \($c.class1_peaks // [] | map(n) | join(", ")) | \($c.credits_wasted // [] | map(pct) | join(", ")) | \($c.class0_drops | n) | \($c.goodput_mbps | n) Mbit/s (spread \($c.goodput_spread_mbps | n)) |"),
 "", "A crash would pile up about \(.crash.off.crash_estimate_bytes // .crash.on.crash_estimate_bytes // "-" | tostring) bytes (the 20 ms RTT difference at half the line rate).", "",
 "## Buffer sweep (scenario 3)", "",
 (if (.sweep | length) == 0 then "(not run)" else

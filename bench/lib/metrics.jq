@@ -103,6 +103,8 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		# unscheduled data (class 1); its emulation queue, when configured
 		class_dropped: ($sw[0].classes // [] | map(.dropped)),
 		class_pkts: ($sw[0].classes // [] | map(.pkts)),
+		# the highest queue a packet of each class joined (older ccloads: null)
+		class_max_backlog: ($sw[0].classes // [] | map(.max_backlog)),
 		emulation: ($sw[0].emulation // null)
 	}
 }

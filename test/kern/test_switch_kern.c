@@ -238,6 +238,37 @@ Test(switch_kern, lower_class_limit_drops_first, .fini = teardown)
 	cr_assert_eq(get_state().cls[0].pkts, 1);
 }
 
+/* Each class keeps the highest queue one of its packets joined: a class
+ * held to a lower limit never shows one above it, however high the queue
+ * goes with the other classes' packets. */
+Test(switch_kern, each_class_keeps_the_peak_it_joined, .fini = teardown)
+{
+	const uint32_t limits[SW_CLASSES] = { 0, 20000, 0, 0 };
+	struct pkt4 in, out;
+	struct sw_state s;
+
+	load(SLOW, 100000, 0, limits, 8, 1);
+	make4(&in, 8 << 2);
+	set_backlog(10000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK, "class 1 under its limit");
+	make4(&in, 0);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK);
+	set_backlog(50000);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_OK, "class 0 to the buffer");
+	make4(&in, 8 << 2);
+	cr_assert_eq(run(&in, sizeof(in), &out, 1), TC_ACT_SHOT, "class 1 above its limit");
+	s = get_state();
+	/* SLOW drains a few bytes between set_backlog() and the packet */
+	cr_assert(s.cls[1].max_backlog <= 10000 + sizeof(in) &&
+			  s.cls[1].max_backlog > 10000 + sizeof(in) - 200,
+		  "class 1 joined at 10 kB: %llu", (unsigned long long)s.cls[1].max_backlog);
+	cr_assert(s.cls[0].max_backlog <= 50000 + sizeof(in) &&
+			  s.cls[0].max_backlog > 50000 + sizeof(in) - 200,
+		  "class 0 joined at 50 kB: %llu", (unsigned long long)s.cls[0].max_backlog);
+	cr_assert_eq(s.cls[0].max_backlog, s.max_backlog, "the port's peak is class 0's");
+	cr_assert_eq(s.cls[2].max_backlog, 0, "no class 2 packet");
+}
+
 Test(switch_kern, burst_fills_buffer_then_drops, .fini = teardown)
 {
 	struct pkt4 in, out;
