@@ -68,6 +68,10 @@ _Static_assert(__builtin_offsetof(struct fp_ca, pace_rate) == 56, "flashpass.bt:
 _Static_assert(__builtin_offsetof(struct fp_ca, spare) == 80, "flashpass.bt: spare @80");
 _Static_assert(__builtin_offsetof(struct fp_ca, emu_pps) == 84, "flashpass.bt: emulation @84");
 
+/* The flow's key: its addresses and ports as the packets carry them.  The
+ * local port is inet_sport, not skc_num: a socket going to TCP_CLOSE
+ * gives its port back (inet_put_port() zeroes inet_num) before release(),
+ * whose key must still find the ledger. */
 static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k)
 {
 	__u32 l[4] = { 0, 0, bpf_htonl(0xffff), sk->__sk_common.skc_rcv_saddr };
@@ -77,7 +81,7 @@ static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k
 		__builtin_memcpy(l, sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32, 16);
 		__builtin_memcpy(r, sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32, 16);
 	}
-	fp_key_set(k, l, r, bpf_htons(sk->__sk_common.skc_num), sk->__sk_common.skc_dport);
+	fp_key_set(k, l, r, ((const struct inet_sock *)sk)->inet_sport, sk->__sk_common.skc_dport);
 }
 
 static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)

@@ -79,6 +79,11 @@ f=$(jq -c --arg ip "$IP_S1" 'select(.src == $ip and .dport == 5301)' "$TMP/flows
 echo "    ledger 1.5 s in: $f"
 check "the flow's ledger, 1.5 s in: credit phase, credits in, spent, emulation sent" \
 	jq -e '.phase == "credit" and .credits > 0 and .credits_used > 0 and .emu_sent > 0' <<<"$f"
+# ledgers of the transfer (both ends), within 5 s of the close: a closed
+# flow's ledger, left behind, would keep the pacer sending its emulation
+ledgers_5301() { "$CCLOAD" -q flashpass flows --json | jq -s '[.[] | select(.dport == 5301 or .sport == 5301)] | length'; }
+for _ in $(seq 50); do [ "$(ledgers_5301)" = 0 ] && break; sleep 0.1; done
+check "the closed flows' ledgers are gone (left: $(ledgers_5301))" [ "$(ledgers_5301)" = 0 ]
 sw=$(topo_switch_stats)
 credits=$(fpstat credits) used=$(fpstat credits_used) wasted=$(fpstat credits_wasted)
 sched=$(fpstat data_sched) unsched=$(fpstat data_unsched) refl=$(fpstat reflected)
