@@ -374,7 +374,7 @@ static uint64_t mono_ns(void)
  * per class, the bytes admitted and the frames dropped so far, and the
  * emulation packets passed (they share the port's qdisc), so that what
  * the queue holds can be told apart afterwards: it is FIFO, the last
- * backlog bytes admitted (bench/lib/queue-classes.jq).
+ * backlog bytes admitted.
  */
 static int sample_queue(int fd, int ctl_fd, const struct sw_config *c, unsigned int interval_ms)
 {
