@@ -248,15 +248,43 @@ static __always_inline void cpl_core_release(struct cpl_core *m)
 		cpl_leave(m);
 }
 
+/*
+ * Whether this subflow's loss is part of a congestion event its
+ * connection has already halved for (cpl_same_event()); if not, this
+ * halving starts one.
+ */
+static __always_inline bool cpl_loss_joined(struct sock *sk, struct cpl_core *m)
+{
+	struct cpl_key key = m->key;
+	struct cpl_conn *c;
+	__u64 now;
+
+	if (!cut_once || !m->gen)
+		return false;
+	c = (struct cpl_conn *)ccs_group_of(&cpl_conns, &key, m->gen);
+	if (!c)
+		return false;
+	now = bpf_ktime_get_ns();
+	if (cpl_same_event(now, c->cut_ns, (__u64)(tcp_sk(sk)->srtt_us >> 3) * NSEC_PER_USEC))
+		return true;
+	c->cut_ns = now;
+	return false;
+}
+
 static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core *m)
 {
 	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
 
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
-	ccs_stat_inc(CPL_STAT_LOSSES);
 	m->loss_cwnd = cwnd;
-	m->ssthresh = lia_halve(cwnd);
 	m->acc = 0;
+	if (cpl_loss_joined(sk, m)) {
+		ccs_stat_inc(CPL_STAT_LOSS_JOINED);
+		m->ssthresh = cwnd;
+		return cwnd;
+	}
+	ccs_stat_inc(CPL_STAT_LOSSES);
+	m->ssthresh = lia_halve(cwnd);
 	return m->ssthresh;
 }
 

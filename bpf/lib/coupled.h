@@ -41,6 +41,7 @@ struct cpl_conn {
 	__u32 alpha;   /* LIA's alpha, 1/1024 (lia.h) */
 	__u32 w_total; /* segments */
 	struct cpl_sub sub[CPL_MAX_SUBFLOWS];
+	__u64 cut_ns; /* when a subflow last halved (bpf_ktime_get_ns()) */
 };
 
 /* What the sock_ops program keeps in a subflow's sk_storage. */
@@ -67,14 +68,34 @@ struct cpl_sk {
 	  "growing ACKs whose increase the coupled term set (alpha / w_total)")                    \
 	X(P, INC_UNCOUPLED, inc_uncoupled, COUNTER,                                                \
 	  "growing ACKs whose increase the uncoupled bound set (1 / w_r)")                         \
-	X(P, LOSSES, losses, COUNTER, "loss halvings (fast recovery and RTO)")
+	X(P, LOSSES, losses, COUNTER, "loss halvings (fast recovery and RTO)")                     \
+	X(P, LOSS_JOINED, losses_joined, COUNTER,                                                  \
+	  "losses within an RTT of another subflow's halving: one congestion event, not halved")
 
 /* Tunables of every coupled CC (lib/tunables.h); max_conns sizes the
  * table (ccload sets cpl_conns' max_entries from it). */
 #define CPL_TUNABLES(X)                                                                 \
 	X(max_conns, UINT, 1, CPL_MAX_CONNS, CPL_MAX_CONNS,                             \
 	  "MPTCP connections coupled at once (the table's size); beyond, new ones run " \
-	  "uncoupled")
+	  "uncoupled")                                                                  \
+	X(cut_once, BOOL, 0, 1, 1,                                                      \
+	  "halve once per congestion event of the connection: a loss within an RTT "    \
+	  "of another subflow's halving is the same event (0: every subflow halves, "   \
+	  "RFC 6356 as written)")
+
+/*
+ * cut_once: a subflow's loss at @now_ns belongs to the congestion event
+ * its connection reacted to with a halving at @cut_ns (0: none yet) when
+ * less than the subflow's RTT @rtt_ns has passed since.  A drop-tail
+ * queue that overflows drops from every flow sending into it: a TCP flow
+ * halves once for it, where a connection of two subflows would halve
+ * twice.  A halving stamped after @now_ns (another CPU, meanwhile) is
+ * the same event.
+ */
+static inline int cpl_same_event(__u64 now_ns, __u64 cut_ns, __u64 rtt_ns)
+{
+	return cut_ns && (now_ns <= cut_ns || now_ns - cut_ns < rtt_ns);
+}
 
 enum cpl_stat {
 	CPL_STAT__BASE = CCS_STAT_ALGO - 1,

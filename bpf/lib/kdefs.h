@@ -11,8 +11,9 @@
 
 /* include/vdso/time64.h; unsigned long long here, for the u64 sums they
  * go into */
-#define NSEC_PER_SEC 1000000000ULL
-#define USEC_PER_SEC 1000000ULL
+#define NSEC_PER_SEC  1000000000ULL
+#define USEC_PER_SEC  1000000ULL
+#define NSEC_PER_USEC 1000ULL
 
 /* include/net/tcp.h.  TCP_INFINITE_SSTHRESH is the largest ssthresh or
  * cwnd the kernel ever holds: a value above it did not come from TCP

@@ -205,3 +205,19 @@ Test(lia, halve)
 	cr_assert_eq(lia_halve(5), 2);
 	cr_assert_eq(lia_halve(1), 2);
 }
+
+/* cut_once: one halving per congestion event of the connection, an event
+ * lasting the subflow's RTT from the halving that began it. */
+Test(lia, one_halving_per_congestion_event)
+{
+	const __u64 rtt = 20000000; /* 20 ms */
+
+	cr_assert(!cpl_same_event(1000000000, 0, rtt), "no halving yet");
+	cr_assert(cpl_same_event(1000000000 + rtt - 1, 1000000000, rtt));
+	cr_assert(!cpl_same_event(1000000000 + rtt, 1000000000, rtt));
+	/* a halving stamped a little later on another CPU */
+	cr_assert(cpl_same_event(999999000, 1000000000, rtt));
+	/* no RTT yet: every loss is its own event */
+	cr_assert(!cpl_same_event(1000000001, 1000000000, 0));
+	cr_assert(!cpl_same_event(~0ULL, 1, rtt));
+}
