@@ -32,7 +32,8 @@ struct ppqd_ca {
 	struct cpl_core core;
 	__u32 cut_seq; /* no delay cut until snd_una passes it: once per RTT */
 	__u8 no_state; /* its smoothing state could not be made (counted) */
-	__u8 pad[3];
+	__u8 mode;     /* enum ppqd_mode, for bench/trace/mptcp.bt */
+	__u8 pad[2];
 	/* the smoothing's last output, for bench/trace/mptcp.bt */
 	__u32 forecast_us;
 	__u32 q_us;
@@ -44,6 +45,7 @@ _Static_assert(sizeof(struct ppqd_ca) <= 13 * sizeof(__u64), "ca state too big")
 _Static_assert(__builtin_offsetof(struct ppqd_ca, forecast_us) == 72, "mptcp.bt: forecast @72");
 _Static_assert(__builtin_offsetof(struct ppqd_ca, q_us) == 76, "mptcp.bt: q @76");
 _Static_assert(__builtin_offsetof(struct ppqd_ca, qmean_us) == 80, "mptcp.bt: qmean @80");
+_Static_assert(__builtin_offsetof(struct ppqd_ca, mode) == 69, "mptcp.bt: mode @69");
 
 SEC("sockops")
 int ppqd_sockops(struct bpf_sock_ops *skops)
@@ -95,9 +97,14 @@ __u32 BPF_PROG(ppqd_ssthresh, struct sock *sk)
 	struct ppqd_ca *ca = inet_csk_ca(sk);
 	struct ppqd_sk *st = ppqd_state(sk, ca, 0);
 
-	if (st)
+	__u32 cwnd = tcp_sk(sk)->snd_cwnd, next = cpl_core_ssthresh(sk, &ca->core);
+
+	/* a loss its connection already halved for (cut_once) changes nothing */
+	if (st && next < cwnd) {
 		st->losses++;
-	return cpl_core_ssthresh(sk, &ca->core);
+		ppqd_guard_loss(&st->guard);
+	}
+	return next;
 }
 
 SEC("struct_ops")
@@ -125,23 +132,33 @@ void BPF_PROG(ppqd_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 	if (!st)
 		return;
 	ppqd_sample(&st->sm, sample->rtt_us, a);
+	ppqd_guard_sample(&st->guard, sample->rtt_us);
 	ca->forecast_us = st->sm.forecast_us;
 	ca->q_us = st->sm.q_us;
 	ca->qmean_us = st->sm.qmean_us;
 	ccs_stat_inc(PPQD_STAT_SAMPLES);
 }
 
-/* Queueing delay above its mean: cut once per RTT; true if it did. */
-static __always_inline bool ppqd_delay_cut(struct sock *sk, struct ppqd_ca *ca,
-					   const struct ppqd_sk *st)
+/*
+ * Queueing delay above its mean, once per RTT: whether the queue is
+ * someone else's (ppqd_judge()), else a cut.  True when the subflow
+ * competes from now on (no cut).
+ */
+static __always_inline bool ppqd_delay_control(struct sock *sk, struct ppqd_ca *ca,
+					       struct ppqd_sk *st, struct ccs_stats *s)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	__u32 cwnd = tp->snd_cwnd, next;
 
 	if (before(tp->snd_una, ca->cut_seq))
 		return false;
-	next = ppqd_decrease(cwnd, &st->sm, delta);
 	ca->cut_seq = tp->snd_nxt;
+	if (ppqd_judge(&st->guard, st->sm.base_us, st->sm.q_us, cwnd, yield)) {
+		st->competes++;
+		ccs_stat_add_to(s, PPQD_STAT_COMPETES, 1);
+		return true;
+	}
+	next = ppqd_decrease(cwnd, &st->sm, delta);
 	if (next >= cwnd)
 		return false;
 	tp->snd_cwnd = next;
@@ -149,7 +166,9 @@ static __always_inline bool ppqd_delay_cut(struct sock *sk, struct ppqd_ca *ca,
 	tp->snd_ssthresh = next;
 	ca->core.ssthresh = next;
 	ca->core.acc = 0;
-	return true;
+	st->decreases++;
+	ccs_stat_add_to(s, PPQD_STAT_DELAY_DECREASES, 1);
+	return false;
 }
 
 SEC("struct_ops")
@@ -161,6 +180,7 @@ void BPF_PROG(ppqd_cong_control, CCS_CONG_CONTROL_ARGS)
 	struct ppqd_sk *st = ppqd_state(sk, ca, 0);
 	struct lia_coupling c;
 	__u32 acked = cpl_core_control(sk, &ca->core, rs, CCS_ACK_FLAG(ca->core.prev_una));
+	bool compete;
 	int coupled;
 	__u64 cnt;
 
@@ -169,25 +189,29 @@ void BPF_PROG(ppqd_cong_control, CCS_CONG_CONTROL_ARGS)
 	if (after(tp->snd_una, ca->cut_seq))
 		ca->cut_seq = tp->snd_una;
 	cpl_update(sk, &ca->core, &c);
-	if (st && !tcp_in_cwnd_reduction(sk)) {
+	compete = st && st->guard.mode == PPQD_COMPETE;
+	if (st && !compete && !tcp_in_cwnd_reduction(sk)) {
 		if (st->sm.samples < warmup) {
 			ccs_stat_add_to(s, PPQD_STAT_WARMUP, 1);
 		} else if (ppqd_above_mean(&st->sm, warmup)) {
-			if (ppqd_delay_cut(sk, ca, st)) {
-				st->decreases++;
-				ccs_stat_add_to(s, PPQD_STAT_DELAY_DECREASES, 1);
-			}
-			acked = 0; /* no growth above the mean */
-		} else if (acked) {
-			ccs_stat_add_to(s, PPQD_STAT_DELAY_GROWTH, 1);
+			compete = ppqd_delay_control(sk, ca, st, s);
+			if (!compete)
+				acked = 0; /* no growth above the mean */
+		} else {
+			ppqd_below_mean(&st->guard);
+			if (acked)
+				ccs_stat_add_to(s, PPQD_STAT_DELAY_GROWTH, 1);
 		}
 	}
+	if (compete)
+		ccs_stat_add_to(s, PPQD_STAT_COMPETE_ACKS, 1);
 	if (acked) {
 		cnt = lia_cnt(&c, tp->snd_cwnd, &coupled);
 		ccs_stat_add_to(s, coupled ? CPL_STAT_INC_COUPLED : CPL_STAT_INC_UNCOUPLED, 1);
-		cpl_core_grow(sk, &ca->core, acked, ppqd_cnt(cnt, delta));
+		cpl_core_grow(sk, &ca->core, acked, compete ? cnt : ppqd_cnt(cnt, delta));
 	}
 	if (st) {
+		ca->mode = st->guard.mode;
 		st->cwnd = tp->snd_cwnd;
 		st->ssthresh = tp->snd_ssthresh;
 		st->token = ca->core.key.token;

@@ -102,6 +102,93 @@ static inline __u64 ppqd_cnt(__u64 lia_cnt, __u32 delta)
 }
 
 /*
+ * Yielding to a loss-based flow.  A delay-based window beside a flow that
+ * grows until the buffer overflows (Reno, CUBIC) stops growing and cuts
+ * while the other fills the queue, and ends with a fraction of its share.
+ * Alone, a connection owns its queue: above the mean its windows do not
+ * grow, so the queue stays or, after a cut, shrinks.  When the queue,
+ * averaged over an RTT, is still higher @yield RTTs after it went above
+ * the mean, and the connection's window has not grown meanwhile, the
+ * queue is someone else's: the subflow competes (LIA, no delay cuts) until
+ * its next loss, then tries delay control again.  yield = 0: never
+ * compete (the spec as written).
+ */
+enum ppqd_mode {
+	PPQD_DELAY,   /* the spec's delay control */
+	PPQD_COMPETE, /* LIA until the next loss */
+};
+
+static inline const char *ppqd_mode_name(__u8 mode)
+{
+	return mode == PPQD_COMPETE ? "compete" : "delay";
+}
+
+struct ppqd_guard {
+	__u64 rtt_sum_us; /* RTT samples since the last look, for their mean */
+	__u32 rtt_cnt;
+	__u32 cross_q_us; /* queueing delay in the RTT it went above the mean */
+	__u32 cross_w;	  /* the connection's window then (segments) */
+	__u8 above;	  /* RTTs above the mean so far (0: below) */
+	__u8 mode;	  /* enum ppqd_mode */
+	__u8 pad[2];
+};
+
+#define PPQD_GUARD_CNT_MAX (1U << 20) /* samples averaged at most (bounds the sum) */
+
+/* Every RTT sample, for the mean over the RTT ppqd_judge() looks at. */
+static inline void ppqd_guard_sample(struct ppqd_guard *g, __u32 rtt_us)
+{
+	if (g->rtt_cnt >= PPQD_GUARD_CNT_MAX)
+		return;
+	g->rtt_sum_us += rtt_us;
+	g->rtt_cnt++;
+}
+
+/*
+ * Once per RTT with the forecast above its mean, before any cut: the
+ * queueing delay over the RTT (mean of its samples less @base_us, or
+ * @q_us without samples), against the RTT it went above the mean in, with
+ * the connection's window @w now.  True when the subflow now competes.
+ */
+static inline int ppqd_judge(struct ppqd_guard *g, __u32 base_us, __u32 q_us, __u32 w, __u32 yield)
+{
+	__u64 m;
+
+	if (g->rtt_cnt) {
+		m = g->rtt_sum_us / g->rtt_cnt;
+		q_us = m > base_us ? (__u32)(m - base_us) : 0;
+	}
+	g->rtt_sum_us = 0;
+	g->rtt_cnt = 0;
+	if (!g->above) {
+		g->above = 1;
+		g->cross_q_us = q_us;
+		g->cross_w = w;
+		return 0;
+	}
+	if (g->above < 0xff)
+		g->above++;
+	if (!yield || g->above <= yield || q_us <= g->cross_q_us || w > g->cross_w)
+		return 0;
+	g->mode = PPQD_COMPETE;
+	g->above = 0;
+	return 1;
+}
+
+/* The forecast below its mean: the queue answered. */
+static inline void ppqd_below_mean(struct ppqd_guard *g)
+{
+	g->above = 0;
+}
+
+/* A loss: delay control again. */
+static inline void ppqd_guard_loss(struct ppqd_guard *g)
+{
+	g->mode = PPQD_DELAY;
+	g->above = 0;
+}
+
+/*
  * A subflow's smoothing state as the CC keeps it (its sk_storage, map
  * ppqd_sk) and as ccload ppqd flows reads it (iterator ppqd_flows, one
  * record per subflow).
@@ -114,7 +201,8 @@ struct ppqd_sk {
 	__u32 token;	 /* the MPTCP connection's; 0: a plain TCP flow */
 	__u32 decreases; /* delay decreases (before loss) */
 	__u32 losses;
-	__u32 pad;
+	__u32 competes; /* times it yielded to a loss-based flow (ppqd_judge()) */
+	struct ppqd_guard guard;
 };
 
 struct ppqd_flow_rec {
@@ -128,13 +216,16 @@ struct ppqd_flow_rec {
 };
 
 /* Stats of bpf_ppqd: the coupling's (CPL_STATS), then these (lib/stats.h). */
-#define PPQD_OWN_STATS(X, P)                                                                    \
-	X(P, DELAY_DECREASES, delay_decreases, COUNTER,                                         \
-	  "window decreases on queueing delay above its mean (before loss)")                    \
-	X(P, DELAY_GROWTH, delay_growth, COUNTER, "ACKs that grew the window below the mean")   \
-	X(P, WARMUP, warmup_acks, COUNTER, "ACKs in the warm-up (smoothing only, no decrease)") \
-	X(P, SAMPLES, rtt_samples, COUNTER, "RTT samples smoothed")                             \
-	X(P, NO_STATE, no_state, COUNTER, "flows without smoothing state (no memory): run as LIA")
+#define PPQD_OWN_STATS(X, P)                                                                                     \
+	X(P, DELAY_DECREASES, delay_decreases, COUNTER,                                                          \
+	  "window decreases on queueing delay above its mean (before loss)")                                     \
+	X(P, DELAY_GROWTH, delay_growth, COUNTER, "ACKs that grew the window below the mean")                    \
+	X(P, WARMUP, warmup_acks, COUNTER, "ACKs in the warm-up (smoothing only, no decrease)")                  \
+	X(P, SAMPLES, rtt_samples, COUNTER, "RTT samples smoothed")                                              \
+	X(P, NO_STATE, no_state, COUNTER, "flows without smoothing state (no memory): run as LIA")               \
+	X(P, COMPETES, competes, COUNTER,                                                                        \
+	  "queue higher yield RTTs after it rose above its mean, own window not grown: LIA until the next loss") \
+	X(P, COMPETE_ACKS, compete_acks, COUNTER, "ACKs while competing (LIA, no delay cuts)")
 
 enum ppqd_stat {
 	PPQD_STAT__BASE = CPL_STAT_MAX - 1,
@@ -145,6 +236,9 @@ enum ppqd_stat {
 #define PPQD_TUNABLES(X)                                                                    \
 	X(a, UINT, 1, 999, 500, "Brown smoothing factor a, 1/1000 (500 = 0.5)")             \
 	X(delta, UINT, 1, 1000, 900, "growth intensity delta, 1/1000; also the cut's gain") \
-	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease")
+	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease") \
+	X(yield, UINT, 0, 255, 2,                                                           \
+	  "RTTs above the mean after which a queue still higher, with the connection's "    \
+	  "window not grown, makes the subflow compete as LIA until its next loss (0: never)")
 
 #endif /* CCSUITE_PPQD_H */

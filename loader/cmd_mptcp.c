@@ -55,7 +55,9 @@ static const struct cli ppqd_cli = {
 		    "       ccload ppqd flows [--json] [-n NETNS]...",
 	.about = "conns: bpf_ppqd's coupled connections (as ccload lia conns).\n"
 		 "flows: every subflow's RTT smoothing (S1, S2, forecast), BaseRTT, queueing\n"
-		 "delay and its mean, window, delay decreases and losses.",
+		 "delay and its mean, window, delay decreases and losses, its mode (delay\n"
+		 "control, or competing with a loss-based flow until its next loss) and how\n"
+		 "often it yielded.",
 	.opts = mp_opts,
 };
 
@@ -150,19 +152,22 @@ static int flows_here(const char *ns, int json, int *n)
 			       "\"dport\":%u,\"token\":\"%08x\",\"samples\":%" PRIu64 ","
 			       "\"base_rtt_us\":%u,\"s1_us\":%.1f,\"s2_us\":%.1f,"
 			       "\"forecast_us\":%u,\"q_us\":%u,\"qmean_us\":%u,\"mean_rtt_us\":%" PRIu64
-			       ",\"cwnd\":%u,\"ssthresh\":%u,\"decreases\":%u,\"losses\":%u}\n",
+			       ",\"cwnd\":%u,\"ssthresh\":%u,\"decreases\":%u,\"losses\":%u,"
+			       "\"mode\":\"%s\",\"competes\":%u}\n",
 			       ns, s, r.sport, d, r.dport, r.st.token, (uint64_t)m->samples,
 			       m->base_us, (double)m->s1 / (1 << PPQD_FRAC_SHIFT),
 			       (double)m->s2 / (1 << PPQD_FRAC_SHIFT), m->forecast_us, m->q_us,
 			       m->qmean_us, (uint64_t)(m->samples ? m->sum_us / m->samples : 0),
-			       r.st.cwnd, r.st.ssthresh, r.st.decreases, r.st.losses);
+			       r.st.cwnd, r.st.ssthresh, r.st.decreases, r.st.losses,
+			       ppqd_mode_name(r.st.guard.mode), r.st.competes);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, r.sport);
 			snprintf(da, sizeof(da), "%s:%u", d, r.dport);
-			printf("%-16s %-22s %-22s %08x %8" PRIu64 " %8u %8u %8u %8u %6u %5u %5u\n",
+			printf("%-16s %-22s %-22s %08x %8" PRIu64
+			       " %8u %8u %8u %8u %6u %5u %5u %-7s %5u\n",
 			       ns, sa, da, r.st.token, (uint64_t)m->samples, m->base_us,
 			       m->forecast_us, m->q_us, m->qmean_us, r.st.cwnd, r.st.decreases,
-			       r.st.losses);
+			       r.st.losses, ppqd_mode_name(r.st.guard.mode), r.st.competes);
 		}
 		(*n)++;
 	}
@@ -197,9 +202,9 @@ static int flows(int json, const char *const *netns, size_t n_netns)
 			closedir(dir);
 	}
 	if (!json)
-		printf("%-16s %-22s %-22s %-8s %8s %8s %8s %8s %8s %6s %5s %5s\n", "netns",
+		printf("%-16s %-22s %-22s %-8s %8s %8s %8s %8s %8s %6s %5s %5s %-7s %5s\n", "netns",
 		       "subflow", "to", "token", "samples", "base_us", "fcast_us", "q_us",
-		       "qmean_us", "cwnd", "decr", "loss");
+		       "qmean_us", "cwnd", "decr", "loss", "mode", "yield");
 	for (i = 0; i < n_names && !err; i++) {
 		struct stat st;
 		size_t j;

@@ -5,7 +5,8 @@
 # table holds its one entry with both subflows while it lives and none
 # once it closed, the coupled term sets the growth, bpf_ppqd's smoothing
 # state is listed per subflow, and bench/trace/mptcp.bt shows both.  Beside
-# a TCP flow from c, bpf_lia's connection takes about that flow's share.
+# a TCP flow from c, bpf_lia's and bpf_ppqd's connections take about that
+# flow's share (bpf_ppqd by yielding its delay control to it).
 # A plain TCP flow on either CC is a connection of one subflow.  With a
 # table of one entry, a second connection runs uncoupled (counted) and the
 # first keeps its entry.
@@ -130,28 +131,56 @@ for CC in bpf_lia bpf_ppqd; do
 	check "no coupling entry for it" [ -z "$(conns $CC)" ]
 done
 
-if [ -n "${CCSUITE_VM:-}" ]; then
-	skip "bpf_lia's share beside a TCP flow: not measured under TCG emulation"
-else
-	echo "bpf_lia beside a TCP flow (reno) on the shared bottleneck"
+# share CC: the goodput of CC's connection over a reno TCP flow's beside
+# it on the shared bottleneck, 14 s; CC's counters before it in $TMP/stats
+share() {
 	port=$((port + 1))
+	"$CCLOAD" -q stats "$1" --json | jq -c ".\"$1\"" >"$TMP/stats"
 	topo_bg b "$TCPXFER" server -p $port -n 2 -M >/dev/null
 	sleep 0.3
-	topo_exec a "$TCPXFER" client -c "$IP_B" -p $port -C bpf_lia -t 14 -M >"$TMP/mp" &
+	topo_exec a "$TCPXFER" client -c "$IP_B" -p $port -C "$1" -t 14 -M >"$TMP/mp" &
 	p1=$!
 	topo_exec c "$TCPXFER" client -c "$IP_B" -p $port -C reno -t 14 >"$TMP/tcp" &
 	p2=$!
 	wait $p1 $p2
-	ratio=$(jq -s -r '.[0].goodput_bps / .[1].goodput_bps' "$TMP/mp" "$TMP/tcp")
-	echo "    MPTCP on bpf_lia: $(jq -c '{cc, goodput_bps, subflows}' "$TMP/mp"); TCP: $(jq -c '{cc, goodput_bps}' "$TMP/tcp")"
-	# Measured (14 runs of 14 and 20 s): 0.74 to 1.06, mean 0.87, sd
-	# 0.095; uncoupled reno 1.55 to 1.80, and one-subflow MPTCP beside TCP
-	# 0.87 to 1.11, two uncoupled subflows 0.8 of two plain TCP flows
-	# (bench/mptcp-baseline: router-mp2 / router-tcp2).  Held to [0.6, 1.25], 2.9 sd
-	# below the mean: wider than the issue's 20 % below, which one run in
-	# three misses (the coupled increase loses where drop-tail losses hit
-	# both subflows at once), still far from uncoupled above.
+	echo "    MPTCP on $1: $(jq -c '{cc, goodput_bps, subflows}' "$TMP/mp"); TCP: $(jq -c '{cc, goodput_bps}' "$TMP/tcp")" >&2
+	jq -s -r '.[0].goodput_bps / .[1].goodput_bps' "$TMP/mp" "$TMP/tcp"
+}
+# since CC: how much counter NAME of CC moved since share() began
+since() { echo $(($(ccstat "$1" "$2") - $(jq -r ".$2" "$TMP/stats"))); }
+
+if [ -n "${CCSUITE_VM:-}" ]; then
+	skip "bpf_lia's and bpf_ppqd's share beside a TCP flow: not measured under TCG emulation"
+else
+	echo "bpf_lia beside a TCP flow (reno) on the shared bottleneck"
+	ratio=$(share bpf_lia)
+	halved=$(since bpf_lia losses) joined=$(since bpf_lia losses_joined)
+	echo "    connection: $halved halvings, $joined losses within an RTT of one (not halved)"
+	# Measured with cut_once (8 runs of 14 s): 0.66 to 1.10, mean 0.88,
+	# sd 0.13 (before it, 14 runs: 0.74 to 1.06, mean 0.87); uncoupled
+	# reno 1.55 to 1.80, one-subflow MPTCP beside TCP 0.87 to 1.11, two
+	# uncoupled subflows 0.8 of two plain TCP flows (bench/mptcp-baseline:
+	# router-mp2 / router-tcp2).  Held to [0.6, 1.25]: wider than the
+	# issue's 20 % below, which one run in three misses, still far from
+	# uncoupled above.
 	check_range "bpf_lia's connection over the TCP flow's goodput" "$ratio" 0.6 1.25
+	check "its subflows halved for congestion (cut_once counts each event once)" \
+		[ "$halved" -gt 0 ]
+	echo "bpf_ppqd beside a TCP flow (reno) on the shared bottleneck"
+	ratio=$(share bpf_ppqd)
+	competes=$(since bpf_ppqd competes)
+	joined=$((joined + $(since bpf_ppqd losses_joined)))
+	echo "    $competes times a subflow yielded to the loss-based flow (competed until its loss)"
+	# 9 to 13 such losses over the two runs (3 times): the two subflows
+	# do lose in one overflow of the drop-tail queue
+	check "losses within an RTT of another subflow's halving were not halved again ($joined)" \
+		[ "$joined" -gt 0 ]
+	check "bpf_ppqd's subflows yielded to the loss-based flow's queue" [ "$competes" -gt 0 ]
+	# Measured (8 runs of 14 s): 0.66 to 0.97, mean 0.78, sd 0.095; with
+	# yield=0 (delay control only, the spec as written) 0.29 to 0.40.
+	# Held to [0.5, 1.25]: 3 sd below the mean, above anything delay
+	# control alone reached.
+	check_range "bpf_ppqd's connection over the TCP flow's goodput" "$ratio" 0.5 1.25
 fi
 
 echo "a full coupling table: the next connection runs uncoupled"

@@ -133,3 +133,100 @@ Test(ppqd, growth_is_lia_over_delta)
 	cr_assert_eq(ppqd_cnt(256 * 40, 1000), 256 * 40);
 	cr_assert_eq(ppqd_cnt(~0ULL, 900), ~0ULL / 900);
 }
+
+/* The guard's look once per RTT above the mean, its RTT's samples being
+ * @rtt_us each (BaseRTT 20 ms). */
+static int look(struct ppqd_guard *g, uint32_t rtt_us, uint32_t cwnd, uint32_t yield)
+{
+	for (int i = 0; i < 10; i++)
+		ppqd_guard_sample(g, rtt_us);
+	return ppqd_judge(g, 20000, 1, cwnd, yield);
+}
+
+/* A queue that keeps rising above the mean while the window holds is
+ * someone else's: the subflow competes after yield RTTs, not before. */
+Test(ppqd, yields_to_a_rising_queue)
+{
+	struct ppqd_guard g = {};
+
+	cr_assert(!look(&g, 25000, 10, 2)); /* went above: the reference, 5 ms */
+	cr_assert(!look(&g, 26000, 10, 2)); /* one RTT: not yet */
+	cr_assert(look(&g, 27000, 10, 2));  /* two, and higher: compete */
+	cr_assert_eq(g.mode, PPQD_COMPETE);
+	cr_assert_eq(g.above, 0);
+	/* a loss: delay control again */
+	ppqd_guard_loss(&g);
+	cr_assert_eq(g.mode, PPQD_DELAY);
+	/* yield 1: one RTT after it went above */
+	cr_assert(!look(&g, 25000, 10, 1));
+	cr_assert(look(&g, 25100, 10, 1));
+}
+
+/* Alone, the window holds or is cut and the queue does not rise: no
+ * yield however long it stays above the mean. */
+Test(ppqd, holds_delay_control_when_the_queue_answers)
+{
+	struct ppqd_guard g = {};
+	int i;
+
+	cr_assert(!look(&g, 25000, 10, 2));
+	for (i = 0; i < 300; i++)
+		cr_assert(!look(&g, i % 2 ? 25000 : 24000, 10, 2));
+	cr_assert_eq(g.mode, PPQD_DELAY);
+	cr_assert_eq(g.above, 0xff); /* counts, saturated */
+}
+
+/* The queue rose, but so did the subflow's own window: its own doing. */
+Test(ppqd, own_growth_is_no_competitor)
+{
+	struct ppqd_guard g = {};
+
+	cr_assert(!look(&g, 25000, 10, 2));
+	cr_assert(!look(&g, 26000, 11, 2));
+	cr_assert(!look(&g, 27000, 11, 2));
+	/* back to the window it went above with: the rise counts */
+	cr_assert(look(&g, 28000, 10, 2));
+}
+
+/* Below the mean the look starts over; yield 0 never competes. */
+Test(ppqd, below_the_mean_starts_over_and_yield_zero_never)
+{
+	struct ppqd_guard g = {};
+
+	cr_assert(!look(&g, 25000, 10, 2));
+	cr_assert(!look(&g, 26000, 10, 2));
+	ppqd_below_mean(&g);
+	cr_assert(!look(&g, 30000, 10, 2)); /* the new reference */
+	cr_assert(!look(&g, 31000, 10, 2));
+	cr_assert(look(&g, 32000, 10, 2));
+	memset(&g, 0, sizeof(g));
+	for (int i = 0; i < 100; i++)
+		cr_assert(!look(&g, 25000 + 100 * i, 10, 0));
+}
+
+/* The look takes the mean of the RTT's samples, not one noisy forecast;
+ * without samples the forecast's queueing delay; the sum is bounded. */
+Test(ppqd, judges_the_mean_of_an_rtt)
+{
+	struct ppqd_guard g = {};
+
+	/* samples 21..29 ms: mean 25 ms, 5 ms of queue, whatever the
+	 * forecast (@q_us) said */
+	for (uint32_t x = 21000; x <= 29000; x += 1000)
+		ppqd_guard_sample(&g, x);
+	cr_assert(!ppqd_judge(&g, 20000, 9000, 10, 1));
+	cr_assert_eq(g.cross_q_us, 5000);
+	cr_assert_eq(g.rtt_cnt, 0);
+	/* no sample: the forecast's 4 ms, lower: no yield */
+	cr_assert(!ppqd_judge(&g, 20000, 4000, 10, 1));
+	/* a mean below BaseRTT is no queue */
+	memset(&g, 0, sizeof(g));
+	ppqd_guard_sample(&g, 10000);
+	cr_assert(!ppqd_judge(&g, 20000, 9000, 10, 1));
+	cr_assert_eq(g.cross_q_us, 0);
+	/* bounded: no more samples than PPQD_GUARD_CNT_MAX */
+	g.rtt_cnt = PPQD_GUARD_CNT_MAX;
+	ppqd_guard_sample(&g, 0xffffffffU);
+	cr_assert_eq(g.rtt_cnt, PPQD_GUARD_CNT_MAX);
+	cr_assert_eq(g.rtt_sum_us, 0);
+}
