@@ -36,7 +36,10 @@ def recovery_ms:
 	    ratio: ([range(length)] | map($m[.] / $t[.]) | mean | r(3)),
 	    ratio_range: ([range(length)] | map($m[.] / $t[.]) | range_of),
 	    mp_share: ([range(length)] | map($m[.] / ($m[.] + $t[.])) | mean | r(3)),
-	    jain: ([range(length)] | map(jain($m[.]; $t[.])) | mean | r(3)) })) as $shared
+	    jain: ([range(length)] | map(jain($m[.]; $t[.])) | mean | r(3)),
+	    losses: (map(.stats.losses // null) | if any(. == null) then null else mean | r(1) end),
+	    joined: (map(.stats.losses_joined // null) | if any(. == null) then null else mean | r(1) end),
+	    yields: (map(.stats.competes // null) | if any(. == null) then null else mean | r(1) end) })) as $shared
 | ([$runs[] | select(.kind == "paths")] | group_by(.case) | map(
 	(map(.mp_flow.goodput_bps | mbit)) as $g
 	| [.[] | .series[] | select(.rtt_ms > 0) | .rtt_ms] as $rtt
@@ -47,6 +50,7 @@ def recovery_ms:
 	    rtt_ms_var: (($rtt | sd) as $s | if $s == null then null else $s * $s | r(2) end),
 	    delay_decreases: (map(.stats.delay_decreases // 0) | mean | r(1)),
 	    losses: (map(.stats.losses // .stats.cwnd_reductions // 0) | mean | r(1)),
+	    yields: (map(.stats.competes // null) | if any(. == null) then null else mean | r(1) end),
 	    recovery_ms: (map(recovery_ms) | map(select(. != null)) | mean | r(0)),
 	    recovered: (map(recovery_ms) | map(select(. != null)) | length) })) as $paths
 | ([$runs[] | select(.kind == "scale")] | group_by(.case) | map(
@@ -54,22 +58,24 @@ def recovery_ms:
 	  entries_live: (map(.entries_live) | range_of), subflows_live: (map(.subflows_live) | range_of),
 	  entries_after: (map(.entries_after) | max), verified_2_subflows: (map(.verified_2_subflows) | min) })) as $scale
 | ($paths | map({ key: .mp, value: .mbit }) | from_entries) as $pm
+| ($runs | map(.wired_ms // 0) | unique) as $w
+| (if $w == [0] then "" else " + \($w | map(tostring) | join("/")) ms wired each way" end) as $wired
 | { shared: $shared, paths: $paths, scale: $scale,
     ppqd_over_lia: (if $pm.bpf_ppqd and $pm.bpf_lia then $pm.bpf_ppqd / $pm.bpf_lia | r(3) else null end),
     md: ([
-	"### 1. Shared bottleneck (15 Mbit/s, 2 ms each way, 0.1 % loss on the way in, 30 KB)",
+	"### 1. Shared bottleneck (15 Mbit/s, 2 ms each way\($wired), 0.1 % loss on the way in, 30 KB)",
 	"",
-	"| MPTCP (2 subflows) | TCP | reps | MPTCP Mbit/s | TCP Mbit/s | MPTCP / TCP (range) | MPTCP share of the two | Jain | verified |",
-	"|---|---|---|---|---|---|---|---|---|",
-	($shared[] | "| \(.mp) | \(.tcp) | \(.reps) | \(.mp_mbit) | \(.tcp_mbit) | \(.ratio) (\(.ratio_range)) | \(.mp_share) | \(.jain) | \(.verified) |"),
+	"| MPTCP (2 subflows) | TCP | reps | MPTCP Mbit/s | TCP Mbit/s | MPTCP / TCP (range) | MPTCP share of the two | Jain | halvings | losses not halved again | PPQD yields | verified |",
+	"|---|---|---|---|---|---|---|---|---|---|---|---|",
+	($shared[] | "| \(.mp) | \(.tcp) | \(.reps) | \(.mp_mbit) | \(.tcp_mbit) | \(.ratio) (\(.ratio_range)) | \(.mp_share) | \(.jain) | \(.losses // "-") | \(.joined // "-") | \(.yields // "-") | \(.verified) |"),
 	"",
 	"Paper: PPQD 7.49 vs TCP 7.52 Mbit/s; uncoupled about 70 % of the link.",
 	"",
-	"### 2. Two disjoint paths (15 Mbit/s 2 ms, 10 Mbit/s 1 ms, 30 KB each), a loss burst halfway",
+	"### 2. Two disjoint paths (15 Mbit/s 2 ms, 10 Mbit/s 1 ms\($wired), 30 KB each), a loss burst halfway",
 	"",
-	"| MPTCP | reps | Mbit/s (range) | subflow RTT mean ms | RTT variance ms^2 | delay cuts | loss halvings | recovery after the burst, ms | verified |",
-	"|---|---|---|---|---|---|---|---|---|",
-	($paths[] | "| \(.mp) | \(.reps) | \(.mbit) (\(.mbit_range)) | \(.rtt_ms_mean) | \(.rtt_ms_var) | \(.delay_decreases) | \(.losses) | \(.recovery_ms // "-") (\(.recovered) of \(.reps)) | \(.verified) |"),
+	"| MPTCP | reps | Mbit/s (range) | subflow RTT mean ms | RTT variance ms^2 | delay cuts | loss halvings | PPQD yields | recovery after the burst, ms | verified |",
+	"|---|---|---|---|---|---|---|---|---|---|",
+	($paths[] | "| \(.mp) | \(.reps) | \(.mbit) (\(.mbit_range)) | \(.rtt_ms_mean) | \(.rtt_ms_var) | \(.delay_decreases) | \(.losses) | \(.yields // "-") | \(.recovery_ms // "-") (\(.recovered) of \(.reps)) | \(.verified) |"),
 	"",
 	"Paper: PPQD 6.58 vs LIA 5.17 Mbit/s (+27 %); here bpf_ppqd / bpf_lia = \($pm.bpf_ppqd // 0 | . / ($pm.bpf_lia // 1) | r(3)).",
 	"",
