@@ -158,6 +158,8 @@ static __always_inline bool ppqd_delay_control(struct sock *sk, struct ppqd_ca *
 		ccs_stat_add_to(s, PPQD_STAT_COMPETES, 1);
 		return true;
 	}
+	if (!ppqd_may_cut(&st->guard))
+		return false;
 	next = ppqd_decrease(cwnd, &st->sm, delta);
 	if (next >= cwnd)
 		return false;

@@ -108,10 +108,13 @@ static inline __u64 ppqd_cnt(__u64 lia_cnt, __u32 delta)
  * Alone, a connection owns its queue: above the mean its windows do not
  * grow, so the queue stays or, after a cut, shrinks.  When the queue,
  * averaged over an RTT, is still higher @yield RTTs after it went above
- * the mean, and the connection's window has not grown meanwhile, the
+ * the mean, and the subflow's own window has not grown meanwhile, the
  * queue is someone else's: the subflow competes (LIA, no delay cuts) until
- * its next loss, then tries delay control again.  yield = 0: never
- * compete (the spec as written).
+ * its next loss, then tries delay control again.  After a loss that ended
+ * a competition it is wary: the next time the queue goes above the mean
+ * it holds without cutting and competes after one RTT of a rising queue;
+ * a queue that does not rise ends the wariness.  yield = 0: never compete
+ * (the spec as written).
  */
 enum ppqd_mode {
 	PPQD_DELAY,   /* the spec's delay control */
@@ -127,10 +130,11 @@ struct ppqd_guard {
 	__u64 rtt_sum_us; /* RTT samples since the last look, for their mean */
 	__u32 rtt_cnt;
 	__u32 cross_q_us; /* queueing delay in the RTT it went above the mean */
-	__u32 cross_w;	  /* the connection's window then (segments) */
+	__u32 cross_w;	  /* its window then (segments) */
 	__u8 above;	  /* RTTs above the mean so far (0: below) */
 	__u8 mode;	  /* enum ppqd_mode */
-	__u8 pad[2];
+	__u8 wary;	  /* the last loss ended a competition */
+	__u8 pad;
 };
 
 #define PPQD_GUARD_CNT_MAX (1U << 20) /* samples averaged at most (bounds the sum) */
@@ -148,10 +152,11 @@ static inline void ppqd_guard_sample(struct ppqd_guard *g, __u32 rtt_us)
  * Once per RTT with the forecast above its mean, before any cut: the
  * queueing delay over the RTT (mean of its samples less @base_us, or
  * @q_us without samples), against the RTT it went above the mean in, with
- * the connection's window @w now.  True when the subflow now competes.
+ * the subflow's window @w now.  True when the subflow now competes.
  */
 static inline int ppqd_judge(struct ppqd_guard *g, __u32 base_us, __u32 q_us, __u32 w, __u32 yield)
 {
+	__u32 need = g->wary ? 1 : yield;
 	__u64 m;
 
 	if (g->rtt_cnt) {
@@ -168,11 +173,20 @@ static inline int ppqd_judge(struct ppqd_guard *g, __u32 base_us, __u32 q_us, __
 	}
 	if (g->above < 0xff)
 		g->above++;
-	if (!yield || g->above <= yield || q_us <= g->cross_q_us || w > g->cross_w)
+	if (q_us <= g->cross_q_us)
+		g->wary = 0; /* the queue answered: its own */
+	if (!yield || g->above <= need || q_us <= g->cross_q_us || w > g->cross_w)
 		return 0;
 	g->mode = PPQD_COMPETE;
 	g->above = 0;
 	return 1;
+}
+
+/* After ppqd_judge() said no: whether this RTT may cut (not the first RTT
+ * above the mean of a wary subflow). */
+static inline int ppqd_may_cut(const struct ppqd_guard *g)
+{
+	return !(g->wary && g->above == 1);
 }
 
 /* The forecast below its mean: the queue answered. */
@@ -181,9 +195,10 @@ static inline void ppqd_below_mean(struct ppqd_guard *g)
 	g->above = 0;
 }
 
-/* A loss: delay control again. */
+/* A loss: delay control again, wary if it competed. */
 static inline void ppqd_guard_loss(struct ppqd_guard *g)
 {
+	g->wary = g->mode == PPQD_COMPETE;
 	g->mode = PPQD_DELAY;
 	g->above = 0;
 }

@@ -230,3 +230,41 @@ Test(ppqd, judges_the_mean_of_an_rtt)
 	cr_assert_eq(g.rtt_cnt, PPQD_GUARD_CNT_MAX);
 	cr_assert_eq(g.rtt_sum_us, 0);
 }
+
+/* After a loss that ended a competition: the next time above the mean it
+ * holds without cutting and competes after one RTT of a rising queue; a
+ * queue that does not rise makes it as patient as before. */
+Test(ppqd, wary_after_a_competition)
+{
+	struct ppqd_guard g = {};
+
+	cr_assert(!look(&g, 25000, 10, 3));
+	cr_assert(ppqd_may_cut(&g));
+	cr_assert(!look(&g, 26000, 10, 3));
+	cr_assert(!look(&g, 27000, 10, 3));
+	cr_assert(look(&g, 28000, 10, 3));
+	ppqd_guard_loss(&g);
+	cr_assert(g.wary);
+	cr_assert(!look(&g, 25000, 10, 3));
+	cr_assert(!ppqd_may_cut(&g), "the first RTT above the mean: no cut");
+	cr_assert(look(&g, 25500, 10, 3), "one RTT of a rising queue");
+	/* a loss in delay control is no reason to be wary */
+	ppqd_guard_loss(&g);
+	cr_assert(g.wary);
+	ppqd_below_mean(&g);
+	ppqd_guard_loss(&g); /* mode was DELAY: the competition ended before */
+	cr_assert(!g.wary);
+	/* wary, but the queue answers: back to yield RTTs */
+	g.wary = 1;
+	cr_assert(!look(&g, 25000, 10, 3));
+	cr_assert(!look(&g, 24000, 10, 3));
+	cr_assert(!g.wary);
+	cr_assert(ppqd_may_cut(&g));
+	cr_assert(!look(&g, 26000, 10, 3));
+	cr_assert(look(&g, 27000, 10, 3));
+	/* yield 0: never, wary or not */
+	memset(&g, 0, sizeof(g));
+	g.wary = 1;
+	for (int i = 0; i < 10; i++)
+		cr_assert(!look(&g, 25000 + 1000 * i, 10, 0));
+}
