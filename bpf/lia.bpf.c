@@ -6,8 +6,9 @@
  * grows, in congestion avoidance, by min(alpha / w_total, 1 / w_r) per
  * ACKed segment, from its connection's windows and RTTs (the coupling
  * entry: lib/coupled.bpf.h; the arithmetic: lia.h); slow start and the
- * loss response (halving, PRR) are Reno's, per subflow.  A plain TCP flow
- * on bpf_lia is a connection of one subflow: Reno.
+ * loss response (halving, PRR) are Reno's, per subflow, but a connection
+ * halves once per congestion event (cut_once, coupled.bpf.h).  A plain
+ * TCP flow on bpf_lia is a connection of one subflow: Reno.
  */
 #include "coupled.bpf.h"
 #include "lia.h"
@@ -50,7 +51,7 @@ __u32 BPF_PROG(lia_undo_cwnd, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(lia_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
-	cpl_core_cwnd_event(sk, ev);
+	cpl_core_cwnd_event(sk, inet_csk_ca(sk), ev);
 }
 
 SEC("struct_ops")

@@ -8,8 +8,11 @@
  * BaseRTT is the queueing delay Q.  At or below its running mean the
  * window grows as LIA's (coupled across the connection's subflows,
  * lib/coupled.bpf.h) times delta; above it the window is cut once per RTT
- * in proportion to how far Q is above the mean, before any loss.  Loss
- * halves it, as Reno.  The smoothing state lives in the subflow's
+ * in proportion to how far Q is above the mean, before any loss.  A loss
+ * halves it, once per congestion event of the connection (coupled.bpf.h).
+ * Beside a loss-based flow, whose queue keeps rising however PPQD cuts,
+ * the subflow yields: it competes as LIA until its next loss (ppqd.h,
+ * ppqd_judge()).  The smoothing state lives in the subflow's
  * sk_storage (map ppqd_sk, freed with the socket), which the iterator
  * ppqd_flows lists (ccload ppqd flows).  A plain TCP flow is a connection
  * of one subflow.
@@ -78,6 +81,7 @@ void BPF_PROG(ppqd_init, struct sock *sk)
 		__builtin_memset(st, 0, sizeof(*st));
 	ca->cut_seq = tcp_sk(sk)->snd_una;
 	ca->no_state = 0;
+	ca->mode = PPQD_DELAY;
 	ca->forecast_us = 0;
 	ca->q_us = 0;
 	ca->qmean_us = 0;
@@ -97,11 +101,11 @@ __u32 BPF_PROG(ppqd_ssthresh, struct sock *sk)
 	struct ppqd_ca *ca = inet_csk_ca(sk);
 	struct ppqd_sk *st = ppqd_state(sk, ca, 0);
 
-	__u32 cwnd = tcp_sk(sk)->snd_cwnd, next = cpl_core_ssthresh(sk, &ca->core);
+	__u32 next = cpl_core_ssthresh(sk, &ca->core);
 
-	/* a loss its connection already halved for (cut_once) changes nothing */
-	if (st && next < cwnd) {
-		st->losses++;
+	if (st) {
+		if (!ca->core.joined)
+			st->losses++;
 		ppqd_guard_loss(&st->guard);
 	}
 	return next;
@@ -116,7 +120,7 @@ __u32 BPF_PROG(ppqd_undo_cwnd, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(ppqd_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
-	cpl_core_cwnd_event(sk, ev);
+	cpl_core_cwnd_event(sk, &((struct ppqd_ca *)inet_csk_ca(sk))->core, ev);
 }
 
 /* Every RTT sample into the smoothing. */
@@ -145,7 +149,8 @@ void BPF_PROG(ppqd_pkts_acked, struct sock *sk, const struct ack_sample *sample)
  * competes from now on (no cut).
  */
 static __always_inline bool ppqd_delay_control(struct sock *sk, struct ppqd_ca *ca,
-					       struct ppqd_sk *st, struct ccs_stats *s)
+					       struct ppqd_sk *st, __u32 w_total,
+					       struct ccs_stats *s)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	__u32 cwnd = tp->snd_cwnd, next;
@@ -153,7 +158,7 @@ static __always_inline bool ppqd_delay_control(struct sock *sk, struct ppqd_ca *
 	if (before(tp->snd_una, ca->cut_seq))
 		return false;
 	ca->cut_seq = tp->snd_nxt;
-	if (ppqd_judge(&st->guard, st->sm.base_us, st->sm.q_us, cwnd, yield)) {
+	if (ppqd_judge(&st->guard, st->sm.base_us, st->sm.q_us, w_total, yield)) {
 		st->competes++;
 		ccs_stat_add_to(s, PPQD_STAT_COMPETES, 1);
 		return true;
@@ -196,7 +201,7 @@ void BPF_PROG(ppqd_cong_control, CCS_CONG_CONTROL_ARGS)
 		if (st->sm.samples < warmup) {
 			ccs_stat_add_to(s, PPQD_STAT_WARMUP, 1);
 		} else if (ppqd_above_mean(&st->sm, warmup)) {
-			compete = ppqd_delay_control(sk, ca, st, s);
+			compete = ppqd_delay_control(sk, ca, st, (__u32)c.w_total, s);
 			if (!compete)
 				acked = 0; /* no growth above the mean */
 		} else {

@@ -106,15 +106,15 @@ static inline __u64 ppqd_cnt(__u64 lia_cnt, __u32 delta)
  * grows until the buffer overflows (Reno, CUBIC) stops growing and cuts
  * while the other fills the queue, and ends with a fraction of its share.
  * Alone, a connection owns its queue: above the mean its windows do not
- * grow, so the queue stays or, after a cut, shrinks.  When the queue,
- * averaged over an RTT, is still higher @yield RTTs after it went above
- * the mean, and the subflow's own window has not grown meanwhile, the
- * queue is someone else's: the subflow competes (LIA, no delay cuts) until
- * its next loss, then tries delay control again.  After a loss that ended
- * a competition it is wary: the next time the queue goes above the mean
- * it holds without cutting and competes after one RTT of a rising queue;
- * a queue that does not rise ends the wariness.  yield = 0: never compete
- * (the spec as written).
+ * grow, so the queue stays or, after a cut, shrinks.  The queueing delay
+ * averaged over the first RTT spent above the mean is the reference; when
+ * the RTT's average is still higher @yield RTTs later, and the
+ * connection's window has not grown meanwhile, the queue is someone
+ * else's: the subflow competes (LIA, no delay cuts) until its next loss,
+ * then tries delay control again.  After a loss that ended a competition
+ * it is wary: it does not cut, and one RTT of a queue above the reference
+ * is enough to compete; a queue that does not rise ends the wariness.
+ * yield = 0: never compete (the spec as written).
  */
 enum ppqd_mode {
 	PPQD_DELAY,   /* the spec's delay control */
@@ -129,15 +129,16 @@ static inline const char *ppqd_mode_name(__u8 mode)
 struct ppqd_guard {
 	__u64 rtt_sum_us; /* RTT samples since the last look, for their mean */
 	__u32 rtt_cnt;
-	__u32 cross_q_us; /* queueing delay in the RTT it went above the mean */
-	__u32 cross_w;	  /* its window then (segments) */
-	__u8 above;	  /* RTTs above the mean so far (0: below) */
-	__u8 mode;	  /* enum ppqd_mode */
-	__u8 wary;	  /* the last loss ended a competition */
+	__u32 ref_q_us; /* queueing delay over the first RTT above the mean */
+	__u32 ref_w;	/* the connection's window when it went above (segments) */
+	__u8 looks;	/* looks above the mean so far (0: below; at most 255) */
+	__u8 mode;	/* enum ppqd_mode */
+	__u8 wary;	/* the last loss ended a competition */
 	__u8 pad;
 };
 
 #define PPQD_GUARD_CNT_MAX (1U << 20) /* samples averaged at most (bounds the sum) */
+#define PPQD_YIELD_MAX	   100
 
 /* Every RTT sample, for the mean over the RTT ppqd_judge() looks at. */
 static inline void ppqd_guard_sample(struct ppqd_guard *g, __u32 rtt_us)
@@ -148,11 +149,20 @@ static inline void ppqd_guard_sample(struct ppqd_guard *g, __u32 rtt_us)
 	g->rtt_cnt++;
 }
 
+static inline void ppqd_guard_restart(struct ppqd_guard *g)
+{
+	g->looks = 0;
+	g->rtt_sum_us = 0;
+	g->rtt_cnt = 0;
+}
+
 /*
  * Once per RTT with the forecast above its mean, before any cut: the
- * queueing delay over the RTT (mean of its samples less @base_us, or
- * @q_us without samples), against the RTT it went above the mean in, with
- * the subflow's window @w now.  True when the subflow now competes.
+ * queueing delay over the RTT since the last look (mean of its samples
+ * less @base_us, or @q_us without samples) against the reference, with
+ * the connection's window @w now.  The first look (the RTT the forecast
+ * crossed the mean in) only starts the averaging, the second makes the
+ * reference.  True when the subflow now competes.
  */
 static inline int ppqd_judge(struct ppqd_guard *g, __u32 base_us, __u32 q_us, __u32 w, __u32 yield)
 {
@@ -165,34 +175,36 @@ static inline int ppqd_judge(struct ppqd_guard *g, __u32 base_us, __u32 q_us, __
 	}
 	g->rtt_sum_us = 0;
 	g->rtt_cnt = 0;
-	if (!g->above) {
-		g->above = 1;
-		g->cross_q_us = q_us;
-		g->cross_w = w;
+	if (g->looks < 0xff)
+		g->looks++;
+	if (g->looks == 1) {
+		g->ref_w = w;
 		return 0;
 	}
-	if (g->above < 0xff)
-		g->above++;
-	if (q_us <= g->cross_q_us)
+	if (g->looks == 2) {
+		g->ref_q_us = q_us;
+		return 0;
+	}
+	if (q_us <= g->ref_q_us)
 		g->wary = 0; /* the queue answered: its own */
-	if (!yield || g->above <= need || q_us <= g->cross_q_us || w > g->cross_w)
+	/* RTTs since the reference: looks - 2 */
+	if (!yield || g->looks - 2U < need || q_us <= g->ref_q_us || w > g->ref_w)
 		return 0;
 	g->mode = PPQD_COMPETE;
-	g->above = 0;
+	ppqd_guard_restart(g);
 	return 1;
 }
 
-/* After ppqd_judge() said no: whether this RTT may cut (not the first RTT
- * above the mean of a wary subflow). */
+/* After ppqd_judge() said no: whether this RTT may cut (not while wary). */
 static inline int ppqd_may_cut(const struct ppqd_guard *g)
 {
-	return !(g->wary && g->above == 1);
+	return !g->wary;
 }
 
 /* The forecast below its mean: the queue answered. */
 static inline void ppqd_below_mean(struct ppqd_guard *g)
 {
-	g->above = 0;
+	ppqd_guard_restart(g);
 }
 
 /* A loss: delay control again, wary if it competed. */
@@ -200,7 +212,7 @@ static inline void ppqd_guard_loss(struct ppqd_guard *g)
 {
 	g->wary = g->mode == PPQD_COMPETE;
 	g->mode = PPQD_DELAY;
-	g->above = 0;
+	ppqd_guard_restart(g);
 }
 
 /*
@@ -231,15 +243,15 @@ struct ppqd_flow_rec {
 };
 
 /* Stats of bpf_ppqd: the coupling's (CPL_STATS), then these (lib/stats.h). */
-#define PPQD_OWN_STATS(X, P)                                                                                     \
-	X(P, DELAY_DECREASES, delay_decreases, COUNTER,                                                          \
-	  "window decreases on queueing delay above its mean (before loss)")                                     \
-	X(P, DELAY_GROWTH, delay_growth, COUNTER, "ACKs that grew the window below the mean")                    \
-	X(P, WARMUP, warmup_acks, COUNTER, "ACKs in the warm-up (smoothing only, no decrease)")                  \
-	X(P, SAMPLES, rtt_samples, COUNTER, "RTT samples smoothed")                                              \
-	X(P, NO_STATE, no_state, COUNTER, "flows without smoothing state (no memory): run as LIA")               \
-	X(P, COMPETES, competes, COUNTER,                                                                        \
-	  "queue higher yield RTTs after it rose above its mean, own window not grown: LIA until the next loss") \
+#define PPQD_OWN_STATS(X, P)                                                                       \
+	X(P, DELAY_DECREASES, delay_decreases, COUNTER,                                            \
+	  "window decreases on queueing delay above its mean (before loss)")                       \
+	X(P, DELAY_GROWTH, delay_growth, COUNTER, "ACKs that grew the window below the mean")      \
+	X(P, WARMUP, warmup_acks, COUNTER, "ACKs in the warm-up (smoothing only, no decrease)")    \
+	X(P, SAMPLES, rtt_samples, COUNTER, "RTT samples smoothed")                                \
+	X(P, NO_STATE, no_state, COUNTER, "flows without smoothing state (no memory): run as LIA") \
+	X(P, COMPETES, competes, COUNTER,                                                          \
+	  "yields to a loss-based flow: queue higher, connection's window not grown")              \
 	X(P, COMPETE_ACKS, compete_acks, COUNTER, "ACKs while competing (LIA, no delay cuts)")
 
 enum ppqd_stat {
@@ -252,8 +264,9 @@ enum ppqd_stat {
 	X(a, UINT, 1, 999, 500, "Brown smoothing factor a, 1/1000 (500 = 0.5)")             \
 	X(delta, UINT, 1, 1000, 900, "growth intensity delta, 1/1000; also the cut's gain") \
 	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease") \
-	X(yield, UINT, 0, 255, 2,                                                           \
-	  "RTTs above the mean after which a queue still higher, with the connection's "    \
-	  "window not grown, makes the subflow compete as LIA until its next loss (0: never)")
+	X(yield, UINT, 0, PPQD_YIELD_MAX, 2,                                                \
+	  "RTTs after its first RTT above the mean at which a queue still higher, with "    \
+	  "the connection's window not grown, makes the subflow compete as LIA until "      \
+	  "its next loss (0: never)")
 
 #endif /* CCSUITE_PPQD_H */

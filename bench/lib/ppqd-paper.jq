@@ -58,7 +58,7 @@ def recovery_ms:
 	  entries_live: (map(.entries_live) | range_of), subflows_live: (map(.subflows_live) | range_of),
 	  entries_after: (map(.entries_after) | max), verified_2_subflows: (map(.verified_2_subflows) | min) })) as $scale
 | ($paths | map({ key: .mp, value: .mbit }) | from_entries) as $pm
-| ($runs | map(.wired_ms // 0) | unique) as $w
+| ([$runs[] | select(.kind != "scale") | .wired_ms // 0] | unique) as $w
 | (if $w == [0] then "" else " + \($w | map(tostring) | join("/")) ms wired each way" end) as $wired
 | { shared: $shared, paths: $paths, scale: $scale,
     ppqd_over_lia: (if $pm.bpf_ppqd and $pm.bpf_lia then $pm.bpf_ppqd / $pm.bpf_lia | r(3) else null end),

@@ -3,7 +3,8 @@
  * Coupled congestion control for MPTCP subflows, the BPF side (coupled.h
  * has the layout): the sock_ops program's part, each subflow's membership
  * in its connection's entry, and the window machinery a coupled CC shares
- * (Reno's halving on loss, PRR, undo, restart after idle).  A CC keeps a
+ * (Reno's halving on loss, once per congestion event of the connection;
+ * PRR, undo, restart after idle).  A CC keeps a
  * struct cpl_core in its icsk_ca_priv and grows the window itself from
  * the coupling cpl_update() gives it (lia.h).
  *
@@ -98,12 +99,15 @@ struct cpl_core {
 	__u32 loss_cwnd;
 	__u32 prev_una; /* snd_una after the last ACK */
 	struct ccs_prr prr;
+	__u8 joined; /* the last loss was its connection's event already (cut_once) */
+	__u8 pad[3];
 };
 
 /* bench/trace/mptcp.bt reads these at the start of icsk_ca_priv */
 _Static_assert(__builtin_offsetof(struct cpl_core, key.token) == 8, "mptcp.bt: token @8");
 _Static_assert(__builtin_offsetof(struct cpl_core, w_total) == 24, "mptcp.bt: w_total @24");
 _Static_assert(__builtin_offsetof(struct cpl_core, alpha) == 28, "mptcp.bt: alpha @28");
+_Static_assert(sizeof(struct cpl_core) == 64, "mptcp.bt: struct ppqd_ca's offsets follow it");
 
 /* (Map helpers take keys on the stack, not in the socket: copies.) */
 static __always_inline void cpl_leave(struct cpl_core *m)
@@ -251,13 +255,17 @@ static __always_inline void cpl_core_release(struct cpl_core *m)
 /*
  * Whether this subflow's loss is part of a congestion event its
  * connection has already halved for (cpl_same_event()); if not, this
- * halving starts one.
+ * halving starts one.  Two subflows losing at once on two CPUs: the one
+ * whose stamp lands second joins the other's event.  A stamp through an
+ * element recycled for another connection meanwhile can make one loss of
+ * that connection join (the group table's rule for fields beyond its
+ * word: group.bpf.h).
  */
 static __always_inline bool cpl_loss_joined(struct sock *sk, struct cpl_core *m)
 {
 	struct cpl_key key = m->key;
 	struct cpl_conn *c;
-	__u64 now;
+	__u64 now, last;
 
 	if (!cut_once || !m->gen)
 		return false;
@@ -265,10 +273,10 @@ static __always_inline bool cpl_loss_joined(struct sock *sk, struct cpl_core *m)
 	if (!c)
 		return false;
 	now = bpf_ktime_get_ns();
-	if (cpl_same_event(now, c->cut_ns, (__u64)(tcp_sk(sk)->srtt_us >> 3) * NSEC_PER_USEC))
+	last = c->cut_ns;
+	if (cpl_same_event(now, last, (__u64)(tcp_sk(sk)->srtt_us >> 3) * NSEC_PER_USEC))
 		return true;
-	c->cut_ns = now;
-	return false;
+	return __sync_val_compare_and_swap(&c->cut_ns, last, now) != last;
 }
 
 static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core *m)
@@ -278,7 +286,8 @@ static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core 
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	m->loss_cwnd = cwnd;
 	m->acc = 0;
-	if (cpl_loss_joined(sk, m)) {
+	m->joined = cpl_loss_joined(sk, m);
+	if (m->joined) {
 		ccs_stat_inc(CPL_STAT_LOSS_JOINED);
 		m->ssthresh = cwnd;
 		return cwnd;
@@ -294,8 +303,23 @@ static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, const struct cp
 	return max(tcp_sk(sk)->snd_cwnd, m->loss_cwnd);
 }
 
-static __always_inline void cpl_core_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+/*
+ * A retransmission timeout (tcp_enter_loss(): ssthresh(), then this event,
+ * then cwnd = packets in flight + 1) halves even a loss that joined its
+ * connection's event: without it the subflow would slow-start straight
+ * back to its window after the strongest signal TCP has.  Counted as a
+ * halving, not as joined (same CPU: one call chain).
+ */
+static __always_inline void cpl_core_cwnd_event(struct sock *sk, struct cpl_core *m,
+						enum tcp_ca_event ev)
 {
+	if (ev == CA_EVENT_LOSS && m->joined) {
+		m->joined = 0;
+		m->ssthresh = lia_halve(m->loss_cwnd);
+		tcp_sk(sk)->snd_ssthresh = m->ssthresh;
+		ccs_stat_add(CPL_STAT_LOSS_JOINED, -1);
+		ccs_stat_inc(CPL_STAT_LOSSES);
+	}
 	if (ev == CA_EVENT_LOSS)
 		ccs_stat_inc(CCS_STAT_RTO);
 	else if (ev == CA_EVENT_TX_START)

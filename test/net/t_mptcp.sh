@@ -109,7 +109,7 @@ for CC in bpf_lia bpf_ppqd; do
 		{ grep -m2 '^@ppqd\[[0-9]*, '$port'\]' "$TMP/bt"; grep -m1 '^@conn\[[1-9]' "$TMP/bt"; } |
 			sed 's/^/    mptcp.bt: /'
 		grep -q '^@ppqd\[' "$TMP/bt" || sed 's/^/    ! /' "$TMP/bt.err" | head -5
-		# @ppqd[sport, dport]: (token, cwnd, forecast, queue, mean)
+		# @ppqd[sport, dport]: (token, cwnd, forecast, queue, mean, mode)
 		check "mptcp.bt shows bpf_ppqd subflows with a window and a forecast RTT" \
 			awk -F'[(),]' '/^@ppqd\[/ && $4 > 0 && $5 > 0 { ok = 1 } END { exit !ok }' "$TMP/bt"
 		check "mptcp.bt shows the connection's w_total and alpha" \
@@ -131,10 +131,11 @@ for CC in bpf_lia bpf_ppqd; do
 	check "no coupling entry for it" [ -z "$(conns $CC)" ]
 done
 
-# share CC: the goodput of CC's connection over a reno TCP flow's beside
-# it on the shared bottleneck, 14 s; CC's counters before it in $TMP/stats
+# share CC PORT: the goodput of CC's connection over a reno TCP flow's
+# beside it on the shared bottleneck, 14 s; CC's counters before it in
+# $TMP/stats.  (It runs in $(...): the caller moves port on.)
 share() {
-	port=$((port + 1))
+	local port=$2
 	"$CCLOAD" -q stats "$1" --json | jq -c ".\"$1\"" >"$TMP/stats"
 	topo_bg b "$TCPXFER" server -p $port -n 2 -M >/dev/null
 	sleep 0.3
@@ -153,7 +154,8 @@ if [ -n "${CCSUITE_VM:-}" ]; then
 	skip "bpf_lia's and bpf_ppqd's share beside a TCP flow: not measured under TCG emulation"
 else
 	echo "bpf_lia beside a TCP flow (reno) on the shared bottleneck"
-	ratio=$(share bpf_lia)
+	port=$((port + 1))
+	ratio=$(share bpf_lia $port)
 	halved=$(since bpf_lia losses) joined=$(since bpf_lia losses_joined)
 	echo "    connection: $halved halvings, $joined losses within an RTT of one (not halved)"
 	# Measured with cut_once (8 runs of 14 s): 0.66 to 1.10, mean 0.88,
@@ -167,7 +169,8 @@ else
 	check "its subflows halved for congestion (cut_once counts each event once)" \
 		[ "$halved" -gt 0 ]
 	echo "bpf_ppqd beside a TCP flow (reno) on the shared bottleneck"
-	ratio=$(share bpf_ppqd)
+	port=$((port + 1))
+	ratio=$(share bpf_ppqd $port)
 	competes=$(since bpf_ppqd competes)
 	joined=$((joined + $(since bpf_ppqd losses_joined)))
 	echo "    $competes times a subflow yielded to the loss-based flow (competed until its loss)"

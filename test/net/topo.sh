@@ -622,8 +622,11 @@ topo_wan3() {
 # each path with its own bottleneck r_i -> b; MPTCP may use both.
 #   topo_two_path RATE BUFFER K D1 D2 [RATE2 [LOSS_PCT [WIRED]]]
 # (path 2 at RATE2, default RATE; LOSS_PCT of a's packets lost on each;
-# WIRED ms each way after each bottleneck, r_i -> b, as a server's wired
-# link behind two access paths: its delay bursts land past the queue).
+# WIRED ms each way of a server's wired link behind each bottleneck, all
+# of it on the way back, b -> r_i: so that nothing delays packets between
+# the bottleneck's queue and the switch that judges it (with netem there,
+# topo_bottleneck would fall back to a virtual queue), and VDE's 1 ms
+# bursts do not land in the queue).
 topo_two_path() {
 	local rate=$1 buffer=$2 k=$3 d1=$4 d2=$5 rate2=${6:-$1} loss=${7:-0} wired=${8:-0} p
 	topo_node a; topo_node b
@@ -633,7 +636,7 @@ topo_two_path() {
 		topo_node "r$p"
 		topo_link a "r$p" "$d" "$d" "$loss"
 		local aip=$LINK_IP_A rip=$LINK_IP_B
-		topo_link "r$p" b "$wired" "$wired"
+		topo_link "r$p" b 0 $((2 * wired))
 		topo_bottleneck "r$p" "$LINK_IF_A" "$r" "$buffer" "$k"
 		topo_exec b ip route add "${aip%.*}.0/24" via "$LINK_IP_A"
 		topo_exec "r$p" ip route add default via "$LINK_IP_B"
@@ -649,7 +652,7 @@ topo_two_path() {
 # a has two ports to r (MPTCP subflows), c one; both share r -> b.
 #   topo_shared_two_path RATE BUFFER K D [LOSS_PCT [WIRED]]
 # (LOSS_PCT of a's and c's packets lost on their way to r; WIRED ms each
-# way on r -> b, after the bottleneck).
+# way of a wired link r - b, all of it on the way back, as topo_two_path).
 topo_shared_two_path() {
 	local rate=$1 buffer=$2 k=$3 d=$4 loss=${5:-0} wired=${6:-0} p
 	topo_node a; topo_node b; topo_node c; topo_node r
@@ -663,7 +666,7 @@ topo_shared_two_path() {
 	topo_link c r "$d" "$d" "$loss"
 	_topo_ip C "$LINK_IP_A"
 	topo_exec c ip route add default via "$LINK_IP_B"
-	topo_link r b "$wired" "$wired"
+	topo_link r b 0 $((2 * wired))
 	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
 	_topo_ip B "$LINK_IP_B"
 	topo_exec b ip route add default via "$LINK_IP_A"

@@ -135,29 +135,32 @@ Test(ppqd, growth_is_lia_over_delta)
 }
 
 /* The guard's look once per RTT above the mean, its RTT's samples being
- * @rtt_us each (BaseRTT 20 ms). */
-static int look(struct ppqd_guard *g, uint32_t rtt_us, uint32_t cwnd, uint32_t yield)
+ * @rtt_us each (BaseRTT 20 ms), the connection's window @w. */
+static int look(struct ppqd_guard *g, uint32_t rtt_us, uint32_t w, uint32_t yield)
 {
 	for (int i = 0; i < 10; i++)
 		ppqd_guard_sample(g, rtt_us);
-	return ppqd_judge(g, 20000, 1, cwnd, yield);
+	return ppqd_judge(g, 20000, 1, w, yield);
 }
 
 /* A queue that keeps rising above the mean while the window holds is
- * someone else's: the subflow competes after yield RTTs, not before. */
+ * someone else's: the subflow competes yield RTTs after the reference
+ * (the first whole RTT above the mean), not before. */
 Test(ppqd, yields_to_a_rising_queue)
 {
 	struct ppqd_guard g = {};
 
-	cr_assert(!look(&g, 25000, 10, 2)); /* went above: the reference, 5 ms */
+	cr_assert(!look(&g, 24000, 10, 2)); /* crossed: averaging starts */
+	cr_assert(!look(&g, 25000, 10, 2)); /* the reference, 5 ms */
+	cr_assert_eq(g.ref_q_us, 5000);
 	cr_assert(!look(&g, 26000, 10, 2)); /* one RTT: not yet */
 	cr_assert(look(&g, 27000, 10, 2));  /* two, and higher: compete */
 	cr_assert_eq(g.mode, PPQD_COMPETE);
-	cr_assert_eq(g.above, 0);
-	/* a loss: delay control again */
+	cr_assert_eq(g.looks, 0);
+	/* yield 1, not wary: one RTT after the reference */
 	ppqd_guard_loss(&g);
-	cr_assert_eq(g.mode, PPQD_DELAY);
-	/* yield 1: one RTT after it went above */
+	g.wary = 0;
+	cr_assert(!look(&g, 25000, 10, 1));
 	cr_assert(!look(&g, 25000, 10, 1));
 	cr_assert(look(&g, 25100, 10, 1));
 }
@@ -169,37 +172,49 @@ Test(ppqd, holds_delay_control_when_the_queue_answers)
 	struct ppqd_guard g = {};
 	int i;
 
+	cr_assert(!look(&g, 30000, 10, 2));
 	cr_assert(!look(&g, 25000, 10, 2));
 	for (i = 0; i < 300; i++)
 		cr_assert(!look(&g, i % 2 ? 25000 : 24000, 10, 2));
 	cr_assert_eq(g.mode, PPQD_DELAY);
-	cr_assert_eq(g.above, 0xff); /* counts, saturated */
+	cr_assert_eq(g.looks, 0xff); /* counts, saturated */
+	cr_assert(ppqd_may_cut(&g));
 }
 
-/* The queue rose, but so did the subflow's own window: its own doing. */
+/* The queue rose, but so did the connection's window: its own doing (a
+ * sibling subflow below its mean, say). */
 Test(ppqd, own_growth_is_no_competitor)
 {
 	struct ppqd_guard g = {};
 
-	cr_assert(!look(&g, 25000, 10, 2));
-	cr_assert(!look(&g, 26000, 11, 2));
-	cr_assert(!look(&g, 27000, 11, 2));
+	cr_assert(!look(&g, 25000, 20, 2));
+	cr_assert(!look(&g, 25000, 21, 2));
+	cr_assert(!look(&g, 26000, 21, 2));
+	cr_assert(!look(&g, 27000, 22, 2));
 	/* back to the window it went above with: the rise counts */
-	cr_assert(look(&g, 28000, 10, 2));
+	cr_assert(look(&g, 28000, 20, 2));
 }
 
-/* Below the mean the look starts over; yield 0 never competes. */
-Test(ppqd, below_the_mean_starts_over_and_yield_zero_never)
+/* The samples of an RTT below the mean are not the reference's: below the
+ * mean, or a loss, starts over. */
+Test(ppqd, below_the_mean_starts_over)
 {
 	struct ppqd_guard g = {};
 
-	cr_assert(!look(&g, 25000, 10, 2));
-	cr_assert(!look(&g, 26000, 10, 2));
+	for (int i = 0; i < 1000; i++)
+		ppqd_guard_sample(&g, 20500);
 	ppqd_below_mean(&g);
-	cr_assert(!look(&g, 30000, 10, 2)); /* the new reference */
-	cr_assert(!look(&g, 31000, 10, 2));
-	cr_assert(look(&g, 32000, 10, 2));
-	memset(&g, 0, sizeof(g));
+	cr_assert_eq(g.rtt_cnt, 0);
+	cr_assert(!look(&g, 26000, 10, 2));
+	cr_assert(!look(&g, 26000, 10, 2));
+	cr_assert_eq(g.ref_q_us, 6000, "the reference: the RTT above the mean only");
+	cr_assert(!look(&g, 26000, 10, 2));
+	cr_assert(!look(&g, 26000, 10, 2), "a queue as high as the reference is no rise");
+	ppqd_guard_sample(&g, 90000);
+	ppqd_guard_loss(&g);
+	cr_assert_eq(g.rtt_cnt, 0);
+	cr_assert_eq(g.looks, 0);
+	/* yield 0 never competes */
 	for (int i = 0; i < 100; i++)
 		cr_assert(!look(&g, 25000 + 100 * i, 10, 0));
 }
@@ -210,20 +225,22 @@ Test(ppqd, judges_the_mean_of_an_rtt)
 {
 	struct ppqd_guard g = {};
 
+	cr_assert(!ppqd_judge(&g, 20000, 9000, 10, 1));
 	/* samples 21..29 ms: mean 25 ms, 5 ms of queue, whatever the
 	 * forecast (@q_us) said */
 	for (uint32_t x = 21000; x <= 29000; x += 1000)
 		ppqd_guard_sample(&g, x);
 	cr_assert(!ppqd_judge(&g, 20000, 9000, 10, 1));
-	cr_assert_eq(g.cross_q_us, 5000);
+	cr_assert_eq(g.ref_q_us, 5000);
 	cr_assert_eq(g.rtt_cnt, 0);
 	/* no sample: the forecast's 4 ms, lower: no yield */
 	cr_assert(!ppqd_judge(&g, 20000, 4000, 10, 1));
 	/* a mean below BaseRTT is no queue */
 	memset(&g, 0, sizeof(g));
+	g.looks = 1;
 	ppqd_guard_sample(&g, 10000);
 	cr_assert(!ppqd_judge(&g, 20000, 9000, 10, 1));
-	cr_assert_eq(g.cross_q_us, 0);
+	cr_assert_eq(g.ref_q_us, 0);
 	/* bounded: no more samples than PPQD_GUARD_CNT_MAX */
 	g.rtt_cnt = PPQD_GUARD_CNT_MAX;
 	ppqd_guard_sample(&g, 0xffffffffU);
@@ -231,31 +248,32 @@ Test(ppqd, judges_the_mean_of_an_rtt)
 	cr_assert_eq(g.rtt_sum_us, 0);
 }
 
-/* After a loss that ended a competition: the next time above the mean it
- * holds without cutting and competes after one RTT of a rising queue; a
- * queue that does not rise makes it as patient as before. */
+/* After a loss that ended a competition: no cut, and one RTT of a queue
+ * above the reference is enough; a queue that does not rise makes it as
+ * patient as before. */
 Test(ppqd, wary_after_a_competition)
 {
 	struct ppqd_guard g = {};
 
-	cr_assert(!look(&g, 25000, 10, 3));
-	cr_assert(ppqd_may_cut(&g));
-	cr_assert(!look(&g, 26000, 10, 3));
-	cr_assert(!look(&g, 27000, 10, 3));
-	cr_assert(look(&g, 28000, 10, 3));
+	for (int i = 0; i < 4; i++)
+		look(&g, 25000 + 1000 * i, 10, 3);
+	cr_assert(look(&g, 29000, 10, 3));
 	ppqd_guard_loss(&g);
 	cr_assert(g.wary);
+	cr_assert(!ppqd_may_cut(&g));
 	cr_assert(!look(&g, 25000, 10, 3));
-	cr_assert(!ppqd_may_cut(&g), "the first RTT above the mean: no cut");
+	cr_assert(!look(&g, 25000, 10, 3));
+	cr_assert(!ppqd_may_cut(&g), "wary: holds without cutting");
 	cr_assert(look(&g, 25500, 10, 3), "one RTT of a rising queue");
-	/* a loss in delay control is no reason to be wary */
+	/* a loss that ends a competition makes it wary, one in delay
+	 * control does not */
 	ppqd_guard_loss(&g);
 	cr_assert(g.wary);
-	ppqd_below_mean(&g);
-	ppqd_guard_loss(&g); /* mode was DELAY: the competition ended before */
+	ppqd_guard_loss(&g);
 	cr_assert(!g.wary);
-	/* wary, but the queue answers: back to yield RTTs */
+	/* wary, but the queue answers: back to yield RTTs, and cuts */
 	g.wary = 1;
+	cr_assert(!look(&g, 25000, 10, 3));
 	cr_assert(!look(&g, 25000, 10, 3));
 	cr_assert(!look(&g, 24000, 10, 3));
 	cr_assert(!g.wary);
