@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 CCOST=$TOPO_ROOT/build/ccost
 TMP=$(mktemp -d)
 ATTACHED=0
-topo_init # sets its own EXIT trap: ours after it
+topo_init
 trap '[ $ATTACHED = 1 ] && "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1; topo_cleanup; rm -rf "$TMP"' EXIT
 
 echo "ccost: bad input"

@@ -18,7 +18,7 @@ RATE=100mbit SECS=4
 CC=bpf_flashpass
 TMP=$(mktemp -d)
 
-topo_init # sets its own EXIT trap: ours after it
+topo_init
 trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 topo_flashpass_switch
 topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"

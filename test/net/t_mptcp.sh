@@ -20,7 +20,7 @@ RATE=20mbit SECS=6
 [ -z "${CCSUITE_VM:-}" ] || RATE=4mbit SECS=10
 TMP=$(mktemp -d)
 
-topo_init # sets its own EXIT trap: ours after it
+topo_init
 cleanup() {
 	stop_samplers
 	topo_cleanup

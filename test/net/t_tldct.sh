@@ -24,7 +24,7 @@ cleanup() {
 	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
 }
 topo_init
-trap cleanup EXIT	# after topo_init, which sets its own
+trap cleanup EXIT
 topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
 check "attach bpf_tldct with a scaled task-size ramp" \
 	"$CCLOAD" -q attach bpf_tldct "${TUNE[@]}"

@@ -32,7 +32,7 @@ cleanup() {
 	"$CCLOAD" -q detach twin_tldct >/dev/null 2>&1
 }
 topo_init
-trap cleanup EXIT	# after topo_init, which sets its own
+trap cleanup EXIT
 ulimit -n 16384		# the flood's sockets, at both ends
 
 topo_node s

@@ -105,6 +105,14 @@ check "cleanup: no namespace of the run left" bash -c "! ip netns list | grep -q
 check "cleanup: no VDE process of the run left" bash -c "! pgrep -f '[/]run/ccsuite/topo/$id/' >/dev/null"
 check "cleanup: run directory removed" test ! -e "/run/ccsuite/topo/$id"
 
+echo "a script's own EXIT trap, set before topo_init, still runs (after topo_cleanup)"
+out=$(bash -c "source '$(dirname "$0")/topo.sh'; trap 'echo mine; ip netns list' EXIT
+	topo_init; topo_node x; echo \$TOPO_ID" 2>&1)
+xid=$(echo "$out" | head -1)
+check "exit: the script's trap ran" grep -qx mine <<<"$out"
+check "exit: topo_cleanup ran before it (no namespace of the run listed)" \
+	bash -c "[ -n '$xid' ] && ! grep -q '^$xid-' <<<'$out'"
+
 echo "what a killed run left, removed by the next"
 dead=999999
 while kill -0 $dead 2>/dev/null; do dead=$((dead + 1)); done	# no process has this PID

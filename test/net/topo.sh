@@ -16,9 +16,10 @@
 # queue in tbf) followed by tbf at the rate with a larger limit, so the
 # switch, not tbf, decides every drop.  Offloads are off on every port.
 #
-# Names are unique per run (ccs<pid>x<rand>-<node>); topo_cleanup (an EXIT
-# trap set by topo_init) removes the namespaces and the VDE processes of the
-# run, and topo_reap removes what killed runs left behind.
+# Names are unique per run (ccs<pid>x<rand>-<node>); topo_cleanup (added by
+# topo_init to the EXIT trap, ahead of the caller's) removes the namespaces
+# and the VDE processes of the run, and topo_reap removes what killed runs
+# left behind.
 #
 #   topo_init                          start a run (TOPO_ID, TOPO_DELAY, traps)
 #   topo_node NAME                     a host (netns TOPO_ID-NAME)
@@ -221,8 +222,18 @@ topo_init() {
 	TOPO_RUN=$TOPO_RUNS/$TOPO_ID
 	topo_reap
 	mkdir -p "$TOPO_RUN"
-	trap 'topo_cleanup' EXIT
+	_topo_trap_exit
 	trap 'exit 130' INT TERM
+}
+
+# topo_cleanup at exit, before what the caller's EXIT trap does (a bench
+# that detaches the CCs it attached): added to that trap, not replacing it.
+_topo_trap_exit() {
+	local cur
+	cur=$(trap -p EXIT)
+	case $cur in *topo_cleanup*) return ;; esac
+	eval "set -- $cur" # trap -- 'COMMANDS' EXIT
+	trap "topo_cleanup; ${3:-}" EXIT
 }
 
 topo_node() {
