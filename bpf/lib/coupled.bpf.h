@@ -8,8 +8,9 @@
  * struct cpl_core in its icsk_ca_priv and grows the window itself from
  * the coupling cpl_update() gives it (lia.h).
  *
- * Membership: a subflow joins its connection's entry at its first ACK and
- * again whenever the entry's incarnation changed (group.bpf.h), takes a
+ * Membership: a subflow joins its connection's entry when it first sends
+ * data (CA_EVENT_TX_START) or at its first ACK, and again whenever the
+ * entry's incarnation changed (group.bpf.h), takes a
  * free slot, and writes its window and RTT there on every ACK; it leaves
  * at release(), and the entry goes with its last subflow.  When the table
  * is full, or the connection's slots are, the subflow runs uncoupled (its
@@ -77,7 +78,7 @@ static __always_inline void cpl_sockops(struct bpf_sock_ops *skops)
 /* ---- a subflow's membership ---- */
 
 enum cpl_state {
-	CPL_NEW,       /* not looked at yet (first ACK) */
+	CPL_NEW,       /* not looked at yet (first data or ACK) */
 	CPL_PLAIN,     /* not an MPTCP subflow: a connection of one */
 	CPL_COUPLED,   /* counted in its connection's entry */
 	CPL_UNCOUPLED, /* an MPTCP subflow without an entry or slot */
@@ -123,7 +124,7 @@ static __always_inline void cpl_leave(struct cpl_core *m)
 	ccs_group_leave_as(&cpl_conns, &key, c ? &c->g : NULL, &m->gen, slot);
 }
 
-/* The subflow's first ACK: which kind of flow it is. */
+/* The subflow's first data or ACK: which kind of flow it is. */
 static __always_inline void cpl_classify(struct sock *sk, struct cpl_core *m)
 {
 	struct cpl_sk *cs;
@@ -320,10 +321,16 @@ static __always_inline void cpl_core_cwnd_event(struct sock *sk, struct cpl_core
 		ccs_stat_add(CPL_STAT_LOSS_JOINED, -1);
 		ccs_stat_inc(CPL_STAT_LOSSES);
 	}
-	if (ev == CA_EVENT_LOSS)
+	if (ev == CA_EVENT_LOSS) {
 		ccs_stat_inc(CCS_STAT_RTO);
-	else if (ev == CA_EVENT_TX_START)
+	} else if (ev == CA_EVENT_TX_START) {
+		struct lia_coupling c;
+
 		ccs_cwnd_restart_after_idle(sk);
+		/* in its entry from its first data on, not from its first ACK,
+		 * which an initial window lost whole puts off by RTOs */
+		cpl_update(sk, m, &c);
+	}
 }
 
 /*

@@ -2,8 +2,8 @@
 # bpf_lia and bpf_ppqd on upstream MPTCP: a (two ports) and c (one) share
 # r's bottleneck to b (topo_shared_two_path).  An MPTCP connection of two
 # subflows from a runs on each CC: both subflows carry it, the coupling
-# table holds its one entry with both subflows while it lives and none
-# once it closed, the coupled term sets the growth, bpf_ppqd's smoothing
+# table holds its one entry with both subflows while it lives (from its
+# first data, before any ACK) and none once it closed, the coupled term sets the growth, bpf_ppqd's smoothing
 # state is listed per subflow, and bench/trace/mptcp.bt shows both.  Beside
 # a TCP flow from c, bpf_lia's and bpf_ppqd's connections take about that
 # flow's share (bpf_ppqd by yielding its delay control to it).
@@ -185,6 +185,52 @@ else
 	# above are what tells the two apart.
 	check_range "bpf_ppqd's connection over the TCP flow's goodput" "$ratio" 0.3 1.25
 fi
+
+echo "a connection is in the table from its first data, before any ACK of it"
+# b cut off once connected (its link down): the subflows send data and
+# get no ACK; they are counted from their first data (CA_EVENT_TX_START).
+port=$((port + 1))
+topo_bg b "$TCPXFER" server -p $port -n 1 -M >/dev/null
+sleep 0.3
+B=$(topo_ns b)
+b_if=$(ip -n "$B" -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')
+b_gw=$(ip -n "$B" route show default | awk '{ print $3; exit }')
+rm -f "$TMP/go" "$TMP/done"
+topo_exec a python3 - "$IP_B" $port "$TMP" >"$TMP/early" 2>&1 <<'PY' &
+import os, socket, sys, time
+def wait_for(name):
+    while not os.path.exists(os.path.join(sys.argv[3], name)):
+        time.sleep(0.05)
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)  # IPPROTO_MPTCP
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"bpf_lia")
+s.connect((sys.argv[1], int(sys.argv[2])))
+print("connected", flush=True)
+wait_for("go")
+s.sendall(bytes(65536))
+wait_for("done")
+s.close()
+PY
+early=$!
+for _ in $(seq 100); do grep -q connected "$TMP/early" && break; sleep 0.1; done
+ip -n "$B" link set dev "$b_if" down
+touch "$TMP/go"
+entry=
+for _ in $(seq 50); do
+	entry=$(conns bpf_lia)
+	[ -n "$entry" ] && break
+	sleep 0.1
+done
+acked=$(topo_exec a ss -tinH state established "dst $IP_B:$port" |
+	grep -o 'bytes_acked:[0-9]*' | cut -d: -f2 | sort -n | tail -1)
+echo "    coupling table: $(tr '\n' ' ' <<<"$entry")(most bytes acked on a subflow: ${acked:-0})"
+check "the table holds the connection with its subflows before any ACK of data" \
+	jq -s -e 'length == 1 and .[0].members >= 1' <<<"$entry"
+check_range "bytes of data acked on its subflows (the handshake's 1)" "${acked:-0}" 0 1
+ip -n "$B" link set dev "$b_if" up
+ip -n "$B" route replace default via "$b_gw"
+touch "$TMP/done"
+wait $early
+check "the table is empty once it closed" wait_no_conns bpf_lia
 
 echo "a full coupling table: the next connection runs uncoupled"
 "$CCLOAD" -q detach bpf_lia >/dev/null
