@@ -68,8 +68,9 @@ static __always_inline int fp_swap(struct __sk_buff *skb, __u32 off, __u32 len)
 /*
  * Turn the emulation packet at @p into its credit.  Swapping addresses
  * and ports leaves both checksums as they are (a one's-complement sum
- * does not depend on order); the type byte and, on IPv4, the TOS byte
- * (Not-ECT, DSCP 0: a credit is not data) are patched into them.
+ * does not depend on order); the type byte and, on IPv4, the TOS byte are
+ * patched into them.  A credit is not data: Not-ECT, DSCP 0 (the IPv4 TOS
+ * byte, the IPv6 traffic class, which no checksum covers).
  */
 static __always_inline int fp_reflect(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
@@ -79,7 +80,13 @@ static __always_inline int fp_reflect(struct __sk_buff *skb, const struct ccs_pk
 	if (fp_swap(skb, 0, 6)) /* Ethernet destination and source */
 		return -1;
 	if (p->v6) {
-		if (fp_swap(skb, p->l3_off + offsetof(struct ipv6hdr, saddr), 16))
+		__u32 vtf; /* version 4 bits, traffic class 8, flow label 20 */
+
+		if (fp_swap(skb, p->l3_off + offsetof(struct ipv6hdr, saddr), 16) ||
+		    bpf_skb_load_bytes(skb, p->l3_off, &vtf, 4))
+			return -1;
+		vtf &= bpf_htonl(0xf00fffff);
+		if (bpf_skb_store_bytes(skb, p->l3_off, &vtf, 4, 0))
 			return -1;
 	} else {
 		if (fp_swap(skb, p->l3_off + offsetof(struct iphdr, saddr), 4))

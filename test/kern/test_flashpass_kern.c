@@ -307,6 +307,11 @@ Test(flashpass_kern, receiver_reflects_ipv6)
 	in.eth = v4.eth;
 	in.eth.h_proto = htons(ETH_P_IPV6);
 	in.ip6.version = 6;
+	/* traffic class 0x2a (DSCP 10, ECT(0)), flow label 0x12345 */
+	in.ip6.priority = 0x2;
+	in.ip6.flow_lbl[0] = 0xa1;
+	in.ip6.flow_lbl[1] = 0x23;
+	in.ip6.flow_lbl[2] = 0x45;
 	in.ip6.payload_len = htons(sizeof(in.udp) + FP_WIRE_LEN);
 	in.ip6.nexthdr = IPPROTO_UDP;
 	in.ip6.hop_limit = 64;
@@ -321,6 +326,11 @@ Test(flashpass_kern, receiver_reflects_ipv6)
 	cr_assert_arr_eq(&out.ip6.saddr, &in.ip6.daddr, 16);
 	cr_assert_arr_eq(&out.ip6.daddr, &in.ip6.saddr, 16);
 	cr_assert_eq(out.w.ver_type, FP_VERSION << 4 | FP_CREDIT);
+	cr_assert_eq(out.ip6.version, 6);
+	cr_assert_eq(out.ip6.priority, 0, "a credit is Not-ECT, DSCP 0 (traffic class)");
+	cr_assert_eq(out.ip6.flow_lbl[0], 0x01, "traffic class 0, flow label kept");
+	cr_assert_eq(out.ip6.flow_lbl[1], 0x23, "flow label kept");
+	cr_assert_eq(out.ip6.flow_lbl[2], 0x45, "flow label kept");
 	cr_assert_eq(udp_csum(&out.ip6.saddr, &out.ip6.daddr, 16, &out.udp,
 			      sizeof(out.udp) + FP_WIRE_LEN),
 		     0, "UDP checksum valid (mandatory on IPv6)");
