@@ -55,8 +55,13 @@ def recovery_ms:
 	    recovered: (map(recovery_ms) | map(select(. != null)) | length) })) as $paths
 | ([$runs[] | select(.kind == "scale")] | group_by(.case) | map(
 	{ case: .[0].case, mp: .[0].mp, reps: length, conns: .[0].conns,
-	  entries_live: (map(.entries_live) | range_of), subflows_live: (map(.subflows_live) | range_of),
-	  entries_after: (map(.entries_after) | max), verified_2_subflows: (map(.verified_2_subflows) | min) })) as $scale
+	  conns_open: (map(.conns_open // null) | if any(. == null) then "-" else range_of end),
+	  entries_live: (map(.entries_live) | range_of),
+	  exact: (map(select(.conns_open != null and .entries_live == .conns_open)) | length),
+	  subflows_live: (map(.subflows_live) | range_of),
+	  members_live: (map(.members_live // null) | if any(. == null) then "-" else range_of end),
+	  entries_after: (map(.entries_after) | max), sockets_left: (map(.sockets_left // null) | if any(. == null) then "-" else max end),
+	  verified_2_subflows: (map(.verified_2_subflows) | min) })) as $scale
 | ($paths | map({ key: .mp, value: .mbit }) | from_entries) as $pm
 | ([$runs[] | select(.kind != "scale") | .wired_ms // 0] | unique) as $w
 | (if $w == [0] then "" else " + \($w | map(tostring) | join("/")) ms wired each way" end) as $wired
@@ -81,7 +86,9 @@ def recovery_ms:
 	"",
 	"### 4. Scale: connections of two subflows at once",
 	"",
-	"| CC | reps | connections | table entries while they run | their subflows | entries after | verified with 2 subflows (fewest) |",
-	"|---|---|---|---|---|---|---|",
-	($scale[] | "| \(.mp) | \(.reps) | \(.conns) | \(.entries_live) | \(.subflows_live) | \(.entries_after) | \(.verified_2_subflows) |")
+	"Halfway through (5 s of 8): the connections open (MPTCP sockets established on the client) and the table's entries; the subflows established and those the table counts; after the clients ended: the entries left (most in a run) and the client's sockets not yet closed then.",
+	"",
+	"| CC | reps | connections | open halfway | table entries then | entries = open | subflows open | subflows in the table | entries after | sockets still open then | verified with 2 subflows (fewest) |",
+	"|---|---|---|---|---|---|---|---|---|---|---|",
+	($scale[] | "| \(.mp) | \(.reps) | \(.conns) | \(.conns_open) | \(.entries_live) | \(.exact) of \(.reps) | \(.subflows_live) | \(.members_live) | \(.entries_after) | \(.sockets_left) | \(.verified_2_subflows) |")
 	] | join("\n")) }
