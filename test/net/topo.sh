@@ -230,10 +230,12 @@ topo_init() {
 # that detaches the CCs it attached): added to that trap, not replacing it.
 _topo_trap_exit() {
 	local cur
-	cur=$(trap -p EXIT)
+	cur=$(trap -p EXIT) # trap -- 'COMMANDS' EXIT, or nothing
 	case $cur in *topo_cleanup*) return ;; esac
-	eval "set -- $cur" # trap -- 'COMMANDS' EXIT
-	trap "topo_cleanup; ${3:-}" EXIT
+	cur=${cur#trap -- }
+	eval "cur=${cur% EXIT}"
+	# shellcheck disable=SC2064 # the caller's commands, as they are now
+	trap "topo_cleanup; $cur" EXIT
 }
 
 topo_node() {
