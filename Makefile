@@ -56,7 +56,7 @@ TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(SELF_TWINS:%=$(BUILD)/bench/%_twi
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
-	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format
+	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format python3
 
 # shell scripts: the *.sh files and every tracked file with a shell #!
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
