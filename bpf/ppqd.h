@@ -261,7 +261,9 @@ enum ppqd_stat {
 
 /* Tunables of bpf_ppqd (lib/tunables.h). */
 #define PPQD_TUNABLES(X)                                                                    \
-	X(a, UINT, 1, 999, 500, "Brown smoothing factor a, 1/1000 (500 = 0.5)")             \
+	X(a, UINT, 1, 999, 125,                                                             \
+	  "Brown smoothing factor a, 1/1000 (125 = 1/8, the kernel's srtt gain; the "       \
+	  "spec's 0.5 reads RTT noise as queueing)")                                        \
 	X(delta, UINT, 1, 1000, 900, "growth intensity delta, 1/1000; also the cut's gain") \
 	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease") \
 	X(yield, UINT, 0, PPQD_YIELD_MAX, 2,                                                \

@@ -286,3 +286,30 @@ Test(ppqd, wary_after_a_competition)
 	for (int i = 0; i < 10; i++)
 		cr_assert(!look(&g, 25000 + 1000 * i, 10, 0));
 }
+
+/*
+ * RTT noise without a queue (samples 20 and 24 ms in turn): the forecast
+ * with a = 0.5 swings past the running mean by more than the noise's
+ * half-amplitude, with the default 1/8 by a fraction of it.
+ */
+Test(ppqd, slow_smoothing_damps_noise)
+{
+	struct ppqd_smooth fast = {}, slow = {};
+	uint32_t over_fast = 0, over_slow = 0;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		uint32_t x = i % 2 ? 24000 : 20000;
+
+		ppqd_sample(&fast, x, A_HALF);
+		ppqd_sample(&slow, x, 125);
+		if (i < 100)
+			continue;
+		if (fast.q_us > fast.qmean_us && fast.q_us - fast.qmean_us > over_fast)
+			over_fast = fast.q_us - fast.qmean_us;
+		if (slow.q_us > slow.qmean_us && slow.q_us - slow.qmean_us > over_slow)
+			over_slow = slow.q_us - slow.qmean_us;
+	}
+	cr_assert_gt(over_fast, 2000, "a = 0.5: %u us over the mean", over_fast);
+	cr_assert_lt(over_slow, 1000, "a = 1/8: %u us over the mean", over_slow);
+}
