@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# bpf_bbr beside the kernel's bbr, alternating on one network (100 Mbit/s,
-# 20 ms RTT, 0.5 BDP buffer): it carries the transfers, walks STARTUP ->
-# DRAIN -> PROBE_BW, and matches bbr's throughput and median RTT.
+# bpf_bbr beside the kernel's bbr, alternating on one network (bbr-parity-100m
+# at half its rate: 50 Mbit/s, 20 ms RTT, 0.5 BDP buffer): it carries the
+# transfers, walks STARTUP -> DRAIN -> PROBE_BW, and matches bbr's
+# throughput and median RTT.
 source "$(dirname "$0")/lib.sh"
 
+# The test runs where the switch, not the machine, is the bottleneck.  At
+# the scenario's 100 Mbit/s this 2-CPU machine forwards the VDE link only
+# just: goodput of either CC fell to 22..75 Mbit/s in runs the machine was
+# busy (four of eight in one CI run, and an idle machine's test read a
+# full-bw estimate of 62-68 Mbit/s, below any bound a CC bug would be told
+# apart by).  At 50 Mbit/s, sixteen 10 s runs (eight each) carried
+# 45.3..47.4 Mbit/s for both CCs.  bench/bbr-parity keeps 100 Mbit/s.
 # Under TCG emulation (test/vm/run) the guest carries only a few tens of
-# Mbit/s through the test network: there the scenario runs at a tenth of
-# its rate (10 Mbit/s), so that the bottleneck is still the switch.
-# Four repetitions on the host, so that one run a loaded machine slowed
-# does not decide the goodput ratio (a median of four; see below).
-SCALE=1 REPS=4
+# Mbit/s: there the scenario runs at a tenth of its rate (10 Mbit/s).
+# Four repetitions on the host: the goodput ratio is of medians of four.
+SCALE=0.5 REPS=4
 [ -z "${CCSUITE_VM:-}" ] || SCALE=0.1 REPS=2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -29,10 +35,12 @@ for ((rep = 1; rep <= REPS; rep++)); do
 	check_range "rep $rep: full bw reached (leaves STARTUP)" "$(jfield "$s" .full_bw_reached)" 1 100
 	# The pipe is judged full near the bottleneck's rate (the max filter
 	# may read above it from ACK bursts), not rounds early: that was a
-	# double evaluation of the full-bw step in min().
+	# double evaluation of the full-bw step in min(), which judged it at
+	# 20 % of the rate.  Measured at 50 Mbit/s: 40.3..54.8 over twelve
+	# runs; held to 0.5..1.6 of the rate.
 	check_range "rep $rep: bw when the pipe was judged full (Mbit/s)" \
 		"$(awk -v b="$(jfield "$s" .full_bw_bps)" 'BEGIN { print b / 1e6 }')" \
-		"$(awk -v f=$SCALE 'BEGIN { print 70 * f }')" "$(awk -v f=$SCALE 'BEGIN { print 160 * f }')"
+		"$(awk -v f=$SCALE 'BEGIN { print 50 * f }')" "$(awk -v f=$SCALE 'BEGIN { print 160 * f }')"
 	check_range "rep $rep: DRAIN entered" "$(jfield "$s" .enter_drain)" 1 100
 	check_range "rep $rep: PROBE_BW entered" "$(jfield "$s" .enter_probe_bw)" 1 100
 done
@@ -57,28 +65,27 @@ else
 fi
 # Tolerances of issue 4: throughput within 5 %, median RTT within 10 %.
 # bench/bbr-parity holds bpf_bbr to them, with more and longer runs; this
-# test widens them to what its own spread allows.  Throughput, a figure
-# that is bench/bbr-parity's to resolve: one run's goodput spreads by
-# 11 % (sd) for either CC (measured bbr 61..92 and bpf_bbr 56..93 Mbit/s
-# over twenty 10 s runs each, most in 75..93, the low ones in periods the
-# machine was slow: at 100 Mbit/s the VDE link is near what the machine
-# forwards).  So the test takes the ratio of the medians of four runs
-# each (one slowed run does not move it) and holds it to [0.7, 1.43],
-# symmetric in log: resampling those forty runs, a 4-run ratio of medians
-# leaves [0.77, 1.30] once in a hundred tests and [0.7, 1.43] six times
-# in ten thousand.  A broken bpf_bbr (a bandwidth estimate off by a
-# pacing gain, a stalled cwnd) falls well outside.  RTT, to 20 %: on the
-# VDE backend the delay the backend itself adds under load varies by
-# several ms between runs (bench/README.md: 3-5 ms beyond base RTT +
-# queueing), i.e. +-15 % of this 27 ms RTT.  Retransmissions: the issue's
-# 20 % is judged by bench/bbr-parity with more repetitions; a few are not
-# enough for it here, where each loss is at the real queue of a 0.5 BDP
-# buffer: the kernel's bbr alone ranges over 25 % (6031..7539 in three
-# 20 s runs), and bpf_bbr / bbr measured 0.68 to 1.57 over eight runs of
-# this test, around 1.  The test asserts the same order: [0.5, 2], or 10
-# packets.
+# test widens them to what its own spread allows.  Throughput: at 50
+# Mbit/s one run's goodput spreads by about 1 % (sd) for either CC
+# (45.3..47.4 Mbit/s over sixteen runs; ratio of the 8-run medians
+# 0.993).  The test takes the ratio of the medians of four runs each (one
+# run a busy machine slowed does not move it) and holds it to [0.85,
+# 1.18], symmetric in log; under TCG, where two runs of a guest whose
+# timers run late decide it, to [0.7, 1.43].  A broken bpf_bbr (a
+# bandwidth estimate off by a pacing gain, a stalled cwnd) falls well
+# outside.  RTT, to 20 %: on the VDE backend the delay the backend itself
+# adds under load varies by several ms between runs (bench/README.md: 3-5
+# ms beyond base RTT + queueing); measured 25.5..28.3 ms (median) for
+# either CC at 50 Mbit/s.  Retransmissions: the issue's 20 % is judged by
+# bench/bbr-parity with more repetitions; a few are not enough for it
+# here, where each loss is at the real queue of a 0.5 BDP buffer: at 50
+# Mbit/s one run of either CC retransmitted 1097..1740 segments (ratio
+# of the 8-run means 1.07).  The test asserts the same order: [0.5, 2],
+# or 10 packets.
+GLO=0.85 GHI=1.18
+[ -z "${CCSUITE_VM:-}" ] || GLO=0.7 GHI=1.43
 check_range "goodput bpf_bbr / bbr (medians of $REPS runs: $(jq -c '[.summary.bpf_bbr, .summary.bbr] | map(.goodput_median_mbps)' "$R") Mbit/s)" \
-	"$(jq -r '.summary.bpf_bbr.goodput_median_mbps / .summary.bbr.goodput_median_mbps * 1000 | round / 1000' "$R")" 0.7 1.43
+	"$(jq -r '.summary.bpf_bbr.goodput_median_mbps / .summary.bbr.goodput_median_mbps * 1000 | round / 1000' "$R")" $GLO $GHI
 check_range "median RTT bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.rtt_p50 "$R")" 0.8 1.2
 rn=$(jq .summary.bbr.retrans "$R") rb=$(jq .summary.bpf_bbr.retrans "$R")
 check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [0.5, 2] or within 10 packets" \
