@@ -192,13 +192,12 @@ static long fp_take_one(__u32 i, void *data)
 	return 0;
 }
 
-/* TCP paces whole IP packets: a credit's segment with its headers. */
-static __always_inline __u32 fp_packet_bytes(const struct sock *sk)
+/* TCP's pacing charges a segment's payload, not its headers
+ * (tcp_update_skb_after_send() on the unheadered skb): a credit's segment
+ * costs mss_cache bytes of the pacing rate. */
+static __always_inline __u32 fp_pace_bytes(const struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	return tp->mss_cache + tp->tcp_header_len +
-	       (sk->__sk_common.skc_family == AF_INET6 ? 40 : 20);
+	return tcp_sk(sk)->mss_cache;
 }
 
 static __always_inline void fp_set_pacing(struct sock *sk, __u64 rate)
@@ -339,7 +338,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 					     __u32 acked, __u64 now)
 {
 	__u64 recv = l->credits_recv, rtt = fp_rtt_ns(tcp_sk(sk));
-	__u32 bytes = fp_packet_bytes(sk);
+	__u32 bytes = fp_pace_bytes(sk);
 	struct fp_take take = {};
 
 	fp_ledger_inputs(sk, l);
