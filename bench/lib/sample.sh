@@ -14,7 +14,7 @@ sample_queue() {
 # sockets of NODE towards ports [LO, HI] (the run's receivers), what ss -ti
 # shows, from build/flowsample (sock_diag, one process for the run).
 sample_flows() {
-	topo_exec "$1" "$ROOT/build/flowsample" "$1" "$3" "$4" "$5" >"$2" 2>"$2.err" &
+	topo_spawn "$1" "$ROOT/build/flowsample" "$1" "$3" "$4" "$5" >"$2" 2>"$2.err"
 	SAMPLER_PIDS+=($!)
 }
 

@@ -49,6 +49,13 @@ for a in cubic reno; do
 	check_range "$a: switch max backlog (bytes, buffer $BUF_B)" "$(jfield "$m" .switch.max_backlog)" 1 "$BUF_B"
 	check "$a: throughput series per flow" jq -e '.flows | all(.intervals | length >= 6)' <<<"$m"
 done
+# Each run's flow sampler stops with its run: one left running (bench/run
+# once backgrounded a subshell and killed that) goes on writing the next
+# run's flows into this run's samples, and loads the machine.
+flows_of() { jq -r .flow "$TMP"/bulk/runs/"$1"-*/ss-*.jsonl | sort -u; }
+check "both runs sampled their flows" test -n "$(flows_of 01)" -a -n "$(flows_of 02)"
+check "no flow of the second run in the first run's samples (shared: $(comm -12 <(flows_of 01) <(flows_of 02) | wc -l))" \
+	[ -z "$(comm -12 <(flows_of 01) <(flows_of 02))" ]
 check "summary and ratios to the native CC" jq -e '.summary.cubic.goodput_mbps > 0 and .ratios_to_native.reno.goodput > 0' "$R"
 for p in compare-tput compare-queue compare-rtt tput-vs-rtt; do
 	check "plot $p.png" test -s "$TMP/bulk/$p.png"

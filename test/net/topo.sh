@@ -30,6 +30,7 @@
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
 #   topo_shape NODE DEV RATE [LIMIT]   tbf only (an access rate; large buffer)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
+#   topo_spawn NAME cmd...             in the background, $! its PID (the caller stops it)
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
 #   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
 #   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
@@ -260,10 +261,17 @@ topo_exec() {
 	ip netns exec "$(topo_ns "$n")" "$@"
 }
 
-topo_bg() {
+# topo_spawn NAME cmd...: in the background, $! the command's own PID
+# (ip netns exec execs it).  `topo_exec ... &` would background a subshell
+# instead: killing $! then leaves the command running.
+topo_spawn() {
 	local n=$1
 	shift
 	ip netns exec "$(topo_ns "$n")" "$@" &
+}
+
+topo_bg() {
+	topo_spawn "$@"
 	TOPO_PIDS+=($!)
 }
 
