@@ -45,10 +45,10 @@ struct ppqd_ca {
 
 _Static_assert(sizeof(struct ppqd_ca) <= 13 * sizeof(__u64), "ca state too big");
 /* bench/trace/mptcp.bt reads these */
-_Static_assert(__builtin_offsetof(struct ppqd_ca, forecast_us) == 72, "mptcp.bt: forecast @72");
-_Static_assert(__builtin_offsetof(struct ppqd_ca, q_us) == 76, "mptcp.bt: q @76");
-_Static_assert(__builtin_offsetof(struct ppqd_ca, qmean_us) == 80, "mptcp.bt: qmean @80");
-_Static_assert(__builtin_offsetof(struct ppqd_ca, mode) == 69, "mptcp.bt: mode @69");
+_Static_assert(__builtin_offsetof(struct ppqd_ca, forecast_us) == 80, "mptcp.bt: forecast @80");
+_Static_assert(__builtin_offsetof(struct ppqd_ca, q_us) == 84, "mptcp.bt: q @84");
+_Static_assert(__builtin_offsetof(struct ppqd_ca, qmean_us) == 88, "mptcp.bt: qmean @88");
+_Static_assert(__builtin_offsetof(struct ppqd_ca, mode) == 77, "mptcp.bt: mode @77");
 
 SEC("sockops")
 int ppqd_sockops(struct bpf_sock_ops *skops)

@@ -102,13 +102,14 @@ struct cpl_core {
 	struct ccs_prr prr;
 	__u8 joined; /* the last loss was its connection's event already (cut_once) */
 	__u8 pad[3];
+	__u64 cut_ns; /* the connection's event stamp its last halving set; 0: none */
 };
 
 /* bench/trace/mptcp.bt reads these at the start of icsk_ca_priv */
 _Static_assert(__builtin_offsetof(struct cpl_core, key.token) == 8, "mptcp.bt: token @8");
 _Static_assert(__builtin_offsetof(struct cpl_core, w_total) == 24, "mptcp.bt: w_total @24");
 _Static_assert(__builtin_offsetof(struct cpl_core, alpha) == 28, "mptcp.bt: alpha @28");
-_Static_assert(sizeof(struct cpl_core) == 64, "mptcp.bt: struct ppqd_ca's offsets follow it");
+_Static_assert(sizeof(struct cpl_core) == 72, "mptcp.bt: struct ppqd_ca's offsets follow it");
 
 /* (Map helpers take keys on the stack, not in the socket: copies.) */
 static __always_inline void cpl_leave(struct cpl_core *m)
@@ -268,6 +269,7 @@ static __always_inline bool cpl_loss_joined(struct sock *sk, struct cpl_core *m)
 	struct cpl_conn *c;
 	__u64 now, last;
 
+	m->cut_ns = 0;
 	if (!cut_once || !m->gen)
 		return false;
 	c = (struct cpl_conn *)ccs_group_of(&cpl_conns, &key, m->gen);
@@ -277,7 +279,29 @@ static __always_inline bool cpl_loss_joined(struct sock *sk, struct cpl_core *m)
 	last = c->cut_ns;
 	if (cpl_same_event(now, last, (__u64)(tcp_sk(sk)->srtt_us >> 3) * NSEC_PER_USEC))
 		return true;
-	return __sync_val_compare_and_swap(&c->cut_ns, last, now) != last;
+	if (__sync_val_compare_and_swap(&c->cut_ns, last, now) != last)
+		return true;
+	m->cut_ns = now;
+	return false;
+}
+
+/*
+ * An undone halving was no congestion event: the stamp it set goes, so
+ * that another subflow's loss within the RTT halves.  Only if it is still
+ * this subflow's: a later halving's stamp stays.  The stamp before it was
+ * an RTT old or more (else this loss had joined it): 0 is as good.
+ */
+static __always_inline void cpl_unstamp(struct cpl_core *m)
+{
+	struct cpl_key key = m->key;
+	struct cpl_conn *c;
+
+	if (!m->cut_ns || !m->gen)
+		return;
+	c = (struct cpl_conn *)ccs_group_of(&cpl_conns, &key, m->gen);
+	if (c)
+		__sync_val_compare_and_swap(&c->cut_ns, m->cut_ns, 0);
+	m->cut_ns = 0;
 }
 
 static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core *m)
@@ -298,9 +322,10 @@ static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core 
 	return m->ssthresh;
 }
 
-static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, const struct cpl_core *m)
+static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, struct cpl_core *m)
 {
 	ccs_stat_inc(CCS_STAT_UNDO);
+	cpl_unstamp(m);
 	return max(tcp_sk(sk)->snd_cwnd, m->loss_cwnd);
 }
 
