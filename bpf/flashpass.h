@@ -298,17 +298,44 @@ struct fp_rc_params {
 	__u32 min_loss; /* 1/1024 */
 	__u32 w_min;	/* 1/1024 */
 	__u32 w_max;	/* 1/1024 */
+	__u32 settle;	/* after a change, measure only the new rate (fp_rc_settle()) */
 };
 
 struct fp_rc {
-	__u64 rate;	 /* emulation packets per second */
-	__u32 w;	 /* 1/1024 */
-	__u32 last_up;	 /* the last update increased the rate */
-	__u32 last_loss; /* L of the last update, 1/1024 */
-	__u32 decreases; /* updates that decreased the rate */
+	__u64 rate;	  /* emulation packets per second */
+	__u32 w;	  /* 1/1024 */
+	__u32 last_up;	  /* the last update increased the rate */
+	__u32 last_loss;  /* L of the last update, 1/1024 */
+	__u32 decreases;  /* updates that decreased the rate */
+	__u32 settling;	  /* a change waits to show: fp_rc_settled() */
+	__u32 settle_seq; /* the first emulation packet sent at the new rate */
 };
 
 enum fp_rc_step { FP_RC_HOLD, FP_RC_UP, FP_RC_DOWN };
+
+/*
+ * A rate change shows in the credits one RTT later: until the first
+ * emulation packet sent at the new rate is credited, the loss measured is
+ * the old rate's, and acting on it decreases (or increases) twice for one
+ * cause.  With @p->settle, after a change (@next_seq: the sequence number
+ * the new rate starts at) the control waits until that packet is
+ * credited, or until its interval ran out with no credit, and measures
+ * from there.  Not the default: more credits then come back, and more
+ * scheduled data is dropped (bench/README.md, "Rate control").
+ */
+static inline void fp_rc_settle(struct fp_rc *rc, const struct fp_rc_params *p,
+				enum fp_rc_step step, __u32 next_seq)
+{
+	rc->settling = p->settle && step != FP_RC_HOLD;
+	rc->settle_seq = next_seq;
+}
+
+/* Has the last change shown?  @credited_seq: the highest sequence number
+ * credited (serial arithmetic: it wraps). */
+static inline int fp_rc_settled(const struct fp_rc *rc, __u32 credited_seq)
+{
+	return !rc->settling || (__s32)(credited_seq - rc->settle_seq) >= 0;
+}
 
 /* L in 1/1024 of @sent emulation packets of which @credited came back; a
  * credit count above @sent (late credits of an earlier interval) is no

@@ -40,9 +40,10 @@ enum { FP_RUN, FP_FLOWS };
 static const struct cli fp_cli = {
 	.cmd = "flashpass",
 	.subs = (const char *const[]){ "run", "flows", NULL },
-	.synopsis = "ccload flashpass run [--link-rate RATE] [--set k=v]... [--non-restricted]\n"
-		    "                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
-		    "       ccload flashpass flows [--json]",
+	.synopsis =
+		"ccload flashpass run [--link-rate RATE] [--settle] [--set k=v]... [--non-restricted]\n"
+		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
+		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
 		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
 		 "that has its source address).  It attaches bpf_flashpass (with --set)\n"
@@ -59,6 +60,9 @@ static const struct cli fp_cli = {
 			{ "min-loss", 'l', "N", SUB(FP_RUN),
 			  "rate control: increase below this emulation loss, 1/1024 (default 102: no "
 			  "band that holds the rate; the spec's 1 % is 10)" },
+			{ "settle", 'S', NULL, SUB(FP_RUN),
+			  "rate control: after a change, measure only the new rate's packets (more "
+			  "credits, more scheduled drops: bench/README.md)" },
 			{ "set", 's', "k=v", SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },
 			{ "non-restricted", 'N', NULL, SUB(FP_RUN),
@@ -286,6 +290,7 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 		break;
 	case 'L':
 	case 'l': return parse_loss(ch, arg, &po->rc);
+	case 'S': po->rc.settle = 1; break;
 	case 's': return parse_set(a, arg, args);
 	case 't':
 		if (args->ao.n_tc == MAX_ROLES || tc_place_parse(a, arg, &args->tc[args->ao.n_tc]))

@@ -41,6 +41,13 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 			goodput_spread_mbps: $r.summary.bpf_flashpass.goodput_spread_mbps,
 			# what a crash would pile up: the RTT difference (20 ms) at half the line rate
 			crash_estimate_bytes: (0.020 * ($r | rate_bps) / 8 / 2 | floor) } }] | from_entries),
+	# the pacer's rate control as it is and with --settle, cubic beside
+	control: ([$S | to_entries[] | select(.key | startswith("flashpass-control-")) | .value as $r |
+		($r.runs | map(select(.algo == "bpf_flashpass"))) as $runs | {
+		scenario: $r.scenario, description: $r.description,
+		pacer: ($r.env.flashpass_pacer // "default"), algos: algos($r),
+		credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0
+			then null else .credits_wasted / .credits | r3 end)) }] | sort_by([.scenario, .pacer])),
 	sweep: ([$S | to_entries[] | select(.key | startswith("flashpass-sweep")) | .value as $r | {
 		buffer: $r.env.buffer, buffer_bytes: ($r | buffer_bytes),
 		buffer_bdp: (($r | buffer_bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),

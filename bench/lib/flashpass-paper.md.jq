@@ -23,4 +23,12 @@ def row: "| \(.key) | \(.value.utilization | pct) | \(.value.class0_drops | n) (
 	("|---|---|" + ($cc | map("---|---|") | join(""))),
 	(.sweep[] | . as $b | "| \(.buffer) | \(.buffer_bdp) | " +
 		($cc | map($b.algos[.] as $a | "\($a.utilization | pct) | \($a.class0_drop_rate | pct)") | join(" | ")) + " |")
+end),
+"", "## Rate control: as it is and with `--settle`", "",
+(if (.control // [] | length) == 0 then "(not run)" else
+	"Each row one scenario run with the pacer's rate control as it is or with `--settle`, cubic beside it in the same run.", "",
+	"| scenario | pacer | FlashPass utilization | class-0 drops (rate) | credits wasted per run | Jain | cubic utilization | cubic class-0 drops (rate) |",
+	"|---|---|---|---|---|---|---|---|",
+	(.control[] | .algos.bpf_flashpass as $f | .algos.cubic as $c |
+		"| \(.scenario) | \(.pacer) | \($f.utilization | pct) | \($f.class0_drops | n) (\($f.class0_drop_rate | pct)) | \(.credits_wasted | map(pct) | join(", ")) | \($f.jain | n) | \($c.utilization | pct) | \($c.class0_drops | n) (\($c.class0_drop_rate | pct)) |")
 end)

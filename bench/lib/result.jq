@@ -44,7 +44,8 @@ def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 	       date: $date, rate: $rate, buffer: $buffer, ecn_k: $k, base_rtt_ms: $rtt,
 	       rate_bps: $rate_bps, buffer_bytes: $buffer_bytes,
 	       cpus: $cpus, tunables: $tunables, scenario_file: $text,
-	       trace_skipped: (if $trace_skipped == "" then null else $trace_skipped end) },
+	       trace_skipped: (if $trace_skipped == "" then null else $trace_skipped end),
+	       flashpass_pacer: (if $fp_pacer == "" then null else $fp_pacer end) },
 	runs: $runs,
 	summary: $sum,
 	ratios_to_native: (if $native == "" or ($sum[$native] | not) then null else

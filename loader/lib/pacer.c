@@ -287,32 +287,60 @@ static uint64_t interval_ns(const struct pacer *p)
 }
 
 /*
- * Once per interval: the rate control, and publish.  The loss is counted
- * by sequence numbers: of the emulation packets the credits' highest
- * sequence number moved past in the interval, those with no credit back
- * were lost.  Counting credits against packets sent an interval earlier
- * would read a credit that arrives just after a ledger read as a loss.
+ * The interval's count, and the next interval starts at @now.  The loss
+ * is counted by sequence numbers: of the emulation packets the credits'
+ * highest sequence number moved past in the interval, those with no
+ * credit back were lost.  Counting credits against packets sent an
+ * interval earlier would read a credit that arrives just after a ledger
+ * read as a loss.
  */
-static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
+static void flow_rebase(struct pflow *f, uint64_t now, uint64_t *passed, uint64_t *credited)
 {
-	uint64_t passed = (uint32_t)(f->last_seq - f->iv_seq0), credited = f->recv - f->iv_recv0;
-
-	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && passed)
-		passed = credited; /* the first credits: no sequence number to start from */
-	fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns, p->r_max),
-		     p->r_max);
-	if (passed > credited)
-		f->pub.lost += passed - credited;
+	*passed = (uint32_t)(f->last_seq - f->iv_seq0);
+	*credited = f->recv - f->iv_recv0;
+	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && *passed)
+		*passed = *credited; /* the first credits: no sequence number to start from */
+	if (*passed > *credited)
+		f->pub.lost += *passed - *credited;
 	f->iv_seq0 = f->last_seq;
 	f->iv_recv0 = f->recv;
 	f->iv_sent = 0;
 	f->iv_start_ns = now;
+}
+
+/* Once per interval: the rate control, and publish. */
+static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
+{
+	uint64_t passed, credited;
+	enum fp_rc_step step;
+
+	flow_rebase(f, now, &passed, &credited);
+	step = fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns, p->r_max),
+			    p->r_max);
+	fp_rc_settle(&f->rc, &p->o->rc, step, f->pub.seq);
 	f->pub.rate = f->rc.rate;
 	f->pub.w = f->rc.w;
 	f->pub.last_loss = f->rc.last_loss;
 	f->pub.decreases = f->rc.decreases;
 	f->pub.updated_ns = now;
 	bpf_map_update_elem(p->fd_emu, &f->key, &f->pub, BPF_ANY);
+}
+
+/* A flow's control at a scan: after a change, once it has shown (or an
+ * interval went by without a credit), measure from there; an interval
+ * on, decide. */
+static void flow_control(struct pacer *p, struct pflow *f, uint64_t now)
+{
+	uint64_t passed, credited;
+
+	if (f->rc.settling) {
+		if (!fp_rc_settled(&f->rc, f->last_seq) && now - f->iv_start_ns < interval_ns(p))
+			return;
+		f->rc.settling = 0;
+		flow_rebase(f, now, &passed, &credited);
+	} else if (now - f->iv_start_ns >= interval_ns(p)) {
+		flow_interval(p, f, now);
+	}
 }
 
 /* The IPv4 header of @e and where it goes; tclass: Not-ECT or ECT(0). */
@@ -574,8 +602,8 @@ static void scan_and_control(struct pacer *p, uint64_t now)
 	scan(p, now);
 	p->next_scan = now + (uint64_t)p->o->scan_us * 1000;
 	for (size_t i = 0; i < p->n; i++)
-		if (flow_active(&p->flows[i]) && now - p->flows[i].iv_start_ns >= interval_ns(p))
-			flow_interval(p, &p->flows[i], now);
+		if (flow_active(&p->flows[i]))
+			flow_control(p, &p->flows[i], now);
 }
 
 /* When the next packet is due, or the next scan if that comes first. */

@@ -91,6 +91,40 @@ Test(fp_rc, nothing_sent_nothing_judged)
 	cr_assert_eq(fp_loss(100, 150), 0, "late credits of an earlier interval are no loss");
 }
 
+static const struct fp_rc_params RC_SETTLE = { .max_loss = 102,
+					       .min_loss = 10,
+					       .w_min = 8,
+					       .w_max = 512,
+					       .settle = 1 };
+
+Test(fp_rc, a_change_waits_for_its_first_credit)
+{
+	struct fp_rc rc = { .rate = 10000, .w = 512 };
+
+	fp_rc_settle(&rc, &RC, FP_RC_DOWN, 5000);
+	cr_assert(fp_rc_settled(&rc, 0), "not asked for: no wait");
+	fp_rc_settle(&rc, &RC_SETTLE, fp_rc_update(&rc, &RC, 1000, 700, 10, 100000), 5000);
+	cr_assert(!fp_rc_settled(&rc, 4999), "credits of the old rate: not yet");
+	cr_assert(fp_rc_settled(&rc, 5000), "the new rate's first packet credited");
+	cr_assert(fp_rc_settled(&rc, 5100));
+	fp_rc_settle(&rc, &RC_SETTLE, fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000), 6000);
+	cr_assert(rc.settling, "an increase waits too");
+	fp_rc_settle(&rc, &RC_SETTLE, fp_rc_update(&rc, &RC, 1000, 950, 10, 100000), 7000);
+	cr_assert(fp_rc_settled(&rc, 0), "a hold changed nothing: nothing to wait for");
+}
+
+Test(fp_rc, settling_across_sequence_wrap)
+{
+	struct fp_rc rc = { 0 };
+
+	fp_rc_settle(&rc, &RC_SETTLE, FP_RC_DOWN, 0xfffffff0U);
+	cr_assert(!fp_rc_settled(&rc, 0xffffffe0U));
+	cr_assert(fp_rc_settled(&rc, 0xfffffff0U));
+	cr_assert(fp_rc_settled(&rc, 5), "past the wrap");
+	fp_rc_settle(&rc, &RC_SETTLE, FP_RC_UP, 3);
+	cr_assert(!fp_rc_settled(&rc, 0xfffffffeU), "before the wrap");
+}
+
 Test(fp_rate, emulation_queue_rate_is_84_of_1622)
 {
 	/* 100 Mbit/s: 100e6 / (1622 * 8) = 7706 packets/s */
