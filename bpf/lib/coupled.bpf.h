@@ -299,8 +299,8 @@ static __always_inline void cpl_unstamp(struct cpl_core *m)
 	if (!m->cut_ns || !m->gen)
 		return;
 	c = (struct cpl_conn *)ccs_group_of(&cpl_conns, &key, m->gen);
-	if (c)
-		__sync_val_compare_and_swap(&c->cut_ns, m->cut_ns, 0);
+	if (c && __sync_val_compare_and_swap(&c->cut_ns, m->cut_ns, 0) == m->cut_ns)
+		ccs_stat_inc(CPL_STAT_UNSTAMPED);
 	m->cut_ns = 0;
 }
 

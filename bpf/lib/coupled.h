@@ -70,7 +70,9 @@ struct cpl_sk {
 	  "growing ACKs whose increase the uncoupled bound set (1 / w_r)")                         \
 	X(P, LOSSES, losses, COUNTER, "loss halvings (fast recovery and RTO)")                     \
 	X(P, LOSS_JOINED, losses_joined, COUNTER,                                                  \
-	  "losses within an RTT of a halving of the connection: one congestion event, not halved")
+	  "losses within an RTT of a halving of the connection: one congestion event, not halved") \
+	X(P, UNSTAMPED, unstamped, COUNTER,                                                        \
+	  "undone halvings that took back their connection's congestion event")
 
 /* Tunables of every coupled CC (lib/tunables.h); max_conns sizes the
  * table (ccload sets cpl_conns' max_entries from it). */

@@ -154,6 +154,10 @@ topo_cgroup() {
 topo_cleanup() {
 	local n pid
 	topo_flashpass_stop || true # first: it removes its roles from the namespaces
+	# a link stalled when the run ended (topo_link_stall) would not take TERM
+	if [ -n "${TOPO_RUN:-}" ] && [ -d "$TOPO_RUN" ]; then
+		_topo_kill_recorded CONT "$TOPO_RUN"/wf*.pid
+	fi
 	for pid in "${TOPO_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
@@ -347,6 +351,20 @@ _topo_vde_pair() {
 			ip -n "$(topo_ns "$b")" link show "$ifb" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
+}
+
+# topo_link_stall SECS LINK...: hold every packet on links LINK... (numbers
+# in the order topo_link made them) for SECS, then let them all go: their
+# wirefilters stop (SIGSTOP) and go on.  The VDE backend only: 1 on netem,
+# whose queue cannot be paused.
+topo_link_stall() {
+	local secs=$1 l f=()
+	shift
+	[ "$TOPO_DELAY" = vde ] || return 1
+	for l in "$@"; do f+=("$TOPO_RUN/wf$l.pid"); done
+	_topo_kill_recorded STOP "${f[@]}"
+	sleep "$secs"
+	_topo_kill_recorded CONT "${f[@]}"
 }
 
 _topo_fmt_ms() { awk -v v="$1" 'BEGIN { printf "%d", v + 0.5 }'; }
