@@ -81,8 +81,9 @@ struct pflow {
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	struct fp_emu pub;
-	int v6; /* an IPv6 flow (its addresses not v4-mapped) */
-	int fd; /* the raw socket it leaves by, -1: no namespace has its source */
+	int v6;	     /* an IPv6 flow (its addresses not v4-mapped) */
+	int fd;	     /* the raw socket it leaves by, -1: no namespace has its source */
+	int counted; /* in the report: it had data to send */
 };
 
 /* A sender namespace: its raw sockets and their addresses. */
@@ -196,8 +197,6 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
 	f->fd = fd_of(p, k, f->v6);
-	if (f->fd < 0)
-		p->r->no_sender++;
 	f->next_ns = now;
 	f->iv_start_ns = now;
 	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
@@ -209,7 +208,18 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 		f->iv_seq0 = f->last_seq = p->l.last_seq;
 		f->iv_recv0 = f->recv = p->l.credits_recv;
 	}
+}
+
+/* The report counts a flow once it has data to send: a socket that only
+ * receives (a server's, on bpf_flashpass too) has a ledger and no demand. */
+static void flow_count(struct pacer *p, struct pflow *f)
+{
+	if (f->counted || !f->demand)
+		return;
+	f->counted = 1;
 	p->r->flows++;
+	if (f->fd < 0)
+		p->r->no_sender++;
 }
 
 /* A flow is paced while it has data to send (the CC records demand from
@@ -251,6 +261,7 @@ static void scan(struct pacer *p, uint64_t now)
 		f->last_seq = p->l.last_seq;
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
+		flow_count(p, f);
 	}
 	p->rtt_max_ns = 0;
 	for (i = 0, kept = 0; i < p->n; i++) {

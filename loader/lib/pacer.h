@@ -31,12 +31,12 @@ struct pacer_opts {
 };
 
 struct pacer_report {
-	uint64_t flows; /* flows paced at some time */
+	uint64_t flows; /* flows that had data to send at some time */
 	uint64_t sent;	/* emulation packets */
 	uint64_t over;	/* of which over-provisioned */
 	uint64_t send_errors;
 	uint64_t sent_v6;   /* of which IPv6 ones */
-	uint64_t no_sender; /* flows whose source address none of the namespaces has */
+	uint64_t no_sender; /* of those, whose source address none of the namespaces has */
 	double cpu_s;	    /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */
