@@ -649,7 +649,7 @@ enum fp_stat {
 	  "RTTs without a credit (and fallback_ms at least) before a flow runs as Reno")     \
 	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
 	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
-	X(bank_max, UINT, 1, FP_RING, 32,                                                    \
+	X(bank_max, UINT, 1, FP_RING, 16,                                                    \
 	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
 	X(burst, UINT, 1, 64, 64,                                                            \
 	  "segments sent at once under credits beyond those an ACK acknowledged")            \
