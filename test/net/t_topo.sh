@@ -94,6 +94,16 @@ topo_exec a "$TOPO_ROOT/build/wlgen" client -c "$IP_B1" -p 5730 --mptcp --size 3
 	--load 0.5 --rate 50mbit --flows 1 >/dev/null
 joins=$(topo_exec b nstat -az MPTcpExtMPJoinSynRx | awk '/MPJoinSynRx/ { print $2 }')
 check_range "two-path: MPTCP joined a subflow" "${joins:-0}" 1 100
+# The MPTCP hosts ACK every segment at once (topo_quickack): over a bulk
+# transfer b sends about as many segments as it takes in (with delayed
+# ACKs, about half as many).
+topo_exec b nstat -n
+topo_bg b "$TCPXFER" server -p 5731 -n 1 -M >/dev/null
+sleep 0.3
+topo_exec a "$TCPXFER" client -c "$IP_B1" -p 5731 -t 2 -M >/dev/null
+read -r in out < <(topo_exec b nstat TcpInSegs TcpOutSegs | awk '/InSegs/ { i = $2 } /OutSegs/ { o = $2 } END { print i, o }')
+check_range "two-path: b ACKed each segment (sent $out for $in taken in, x1000)" \
+	$((1000 * out / (in ? in : 1))) 900 1100
 topo_cleanup
 
 topo_shared_two_path 50mbit 100kb 0 3

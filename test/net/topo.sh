@@ -32,6 +32,7 @@
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
 #   topo_spawn NAME cmd...             in the background, $! its PID (the caller stops it)
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
+#   topo_quickack NAME                 host NAME ACKs every data segment at once
 #   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
 #   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
 #   topo_ports NAME                    host NAME's network ports (not lo)
@@ -712,12 +713,27 @@ topo_shared_two_path() {
 	_topo_mptcp a b "$IP_A2"
 }
 
-# MPTCP: @a announces a subflow from @extra; both accept subflows.
+# Every IPv4 route of host NAME gets the quickack attribute: its TCP
+# sockets ACK each data segment when it arrives instead of delaying the ACK.
+topo_quickack() {
+	local rt
+	topo_exec "$1" ip -4 route show table all type unicast | while read -r rt; do
+		# shellcheck disable=SC2086 # the route's words are ip's arguments
+		topo_exec "$1" ip -4 route change $rt quickack 1 || return 1
+	done
+}
+
+# MPTCP: @a announces a subflow from @extra; both accept subflows.  Both
+# ACK every segment at once (topo_quickack; TOPO_DELACK=1 keeps the
+# kernel's delayed ACKs): with delayed ACKs a subflow's ACK leaves later
+# than a TCP flow's at the same receiver, and at equal windows its RTT is
+# higher (bench/README.md, "MPTCP beside TCP").
 _topo_mptcp() {
 	local a=$1 b=$2 extra=$3 dev
 	for h in "$a" "$b"; do
 		topo_exec "$h" sysctl -qw net.mptcp.enabled=1
 		topo_exec "$h" ip mptcp limits set subflows 4 add_addr_accepted 4
+		[ "${TOPO_DELACK:-0}" = 1 ] || topo_quickack "$h"
 	done
 	dev=$(topo_exec "$a" ip -o addr show to "$extra" | awk '{print $2}')
 	topo_exec "$a" ip mptcp endpoint add "$extra" dev "$dev" subflow
