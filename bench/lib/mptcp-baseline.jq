@@ -5,8 +5,8 @@ def median: sort | if length == 0 then null
 	elif length % 2 == 1 then .[length / 2 | floor]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 def r3: . * 1000 | round / 1000;
-def subflows($c): if $c == "router-mp2" then 2 elif ($c | test("-mp")) then 1 else 0 end;
-def f_sockets($c): if $c == "router-mp2" or $c == "router-tcp2" then 2 else 1 end;
+def subflows($c): if $c | startswith("router-mp2") then 2 elif ($c | test("-mp")) then 1 else 0 end;
+def f_sockets($c): if ($c | startswith("router-mp2")) or $c == "router-tcp2" then 2 else 1 end;
 def sockets_ok: . as $r
 	| ($r.f_sockets + $r.t_sockets | all(.cc == "reno"))
 	and ($r.t_sockets | length == 1 and (.[0].mptcp | not))
