@@ -385,7 +385,7 @@ static __always_inline void rx_write_view(struct bpf_sock_ops *skops, struct bpf
 	t = task_update(&tldct_rx_tasks, &key, ts, skops->bytes_received, TLDCT_STAT_RX_TASKS_NEW);
 	if (t &&
 	    !store_opt(skops, tldct_feedback_pack(t->bytes, t->grp.members), TLDCT_OPT_ACK_LEN))
-		ccs_stat_inc(TLDCT_STAT_ACK_OPT_TX);
+		ccs_stat_inc_atomic(TLDCT_STAT_ACK_OPT_TX);
 }
 
 /* Listener: keep the SYN for PASSIVE_ESTABLISHED, and see its options. */
@@ -441,7 +441,7 @@ static __always_inline void rx_join(struct bpf_sock_ops *skops, struct bpf_sock 
 	ts->flags |= TLDCT_SK_RESOLVED | TLDCT_SK_PEER;
 	if (load_opt(skops, &o, TLDCT_OPT_SYN_LEN, BPF_LOAD_HDR_OPT_TCP_SYN))
 		return;
-	ccs_stat_inc(TLDCT_STAT_SYN_OPT_RX);
+	ccs_stat_inc_atomic(TLDCT_STAT_SYN_OPT_RX);
 	ts->task = ccs_be_load(o.val, 8);
 	if (!ts->task)
 		return;
@@ -490,7 +490,7 @@ static __always_inline void opt_write(struct bpf_sock_ops *skops, struct bpf_soc
 	len = opt_len_of(skops, ts);
 	if (len == TLDCT_OPT_SYN_LEN) {
 		if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
-			ccs_stat_inc(TLDCT_STAT_SYN_OPT_TX);
+			ccs_stat_inc_atomic(TLDCT_STAT_SYN_OPT_TX);
 	} else if (len == TLDCT_OPT_ACK_LEN) {
 		rx_write_view(skops, bsk, ts);
 	}
@@ -508,7 +508,7 @@ static __always_inline void tx_take_view(struct bpf_sock_ops *skops, struct bpf_
 	ts->fb = ccs_be_load(o.val, 4);
 	ts->fb_ms = now_ms();
 	ts->flags |= TLDCT_SK_FEEDBACK;
-	ccs_stat_inc(TLDCT_STAT_ACK_OPT_RX);
+	ccs_stat_inc_atomic(TLDCT_STAT_ACK_OPT_RX);
 }
 
 /* Receiver: the flow ends (FIN in, or closed). */

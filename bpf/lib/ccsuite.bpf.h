@@ -346,6 +346,15 @@ static __always_inline void ccs_stat_inc_exact(__u32 idx)
 		__sync_fetch_and_add(&s->v[idx], 1);
 }
 
+/* A counter that must be exact only while stats are on (a test relates
+ * it to another one): ccs_stat_inc_exact()'s atomic add, off with
+ * stats=0 like ccs_stat_inc(). */
+static __always_inline void ccs_stat_inc_atomic(__u32 idx)
+{
+	if (CCS_STATS_ON)
+		ccs_stat_inc_exact(idx);
+}
+
 /* Gauge slot: ccload reports the maximum over CPUs. */
 static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
 {

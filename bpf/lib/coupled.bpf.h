@@ -300,7 +300,7 @@ static __always_inline void cpl_unstamp(struct cpl_core *m)
 		return;
 	c = (struct cpl_conn *)ccs_group_of(&cpl_conns, &key, m->gen);
 	if (c && __sync_val_compare_and_swap(&c->cut_ns, m->cut_ns, 0) == m->cut_ns)
-		ccs_stat_inc(CPL_STAT_UNSTAMPED);
+		ccs_stat_inc_atomic(CPL_STAT_UNSTAMPED);
 	m->cut_ns = 0;
 }
 
@@ -324,7 +324,7 @@ static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core 
 
 static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, struct cpl_core *m)
 {
-	ccs_stat_inc(CCS_STAT_UNDO);
+	ccs_stat_inc_atomic(CCS_STAT_UNDO);
 	cpl_unstamp(m);
 	return max(tcp_sk(sk)->snd_cwnd, m->loss_cwnd);
 }
@@ -347,7 +347,7 @@ static __always_inline void cpl_core_cwnd_event(struct sock *sk, struct cpl_core
 		ccs_stat_inc(CPL_STAT_LOSSES);
 	}
 	if (ev == CA_EVENT_LOSS) {
-		ccs_stat_inc(CCS_STAT_RTO);
+		ccs_stat_inc_atomic(CCS_STAT_RTO);
 	} else if (ev == CA_EVENT_TX_START) {
 		struct lia_coupling c;
 
