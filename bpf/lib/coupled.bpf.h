@@ -308,7 +308,8 @@ static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core 
 {
 	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
 
-	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
+	/* exact: t_mptcp bounds the kernel's undos by it */
+	ccs_stat_inc_atomic(CCS_STAT_CWND_REDUCTIONS);
 	m->loss_cwnd = cwnd;
 	m->acc = 0;
 	m->joined = cpl_loss_joined(sk, m);
