@@ -82,6 +82,8 @@ static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k
 		__builtin_memcpy(r, sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32, 16);
 	}
 	fp_key_set(k, l, r, ((const struct inet_sock *)sk)->inet_sport, sk->__sk_common.skc_dport);
+	/* a socket to a link-local address is bound to its interface */
+	fp_key_scope(k, sk->__sk_common.skc_bound_dev_if);
 }
 
 static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)

@@ -47,7 +47,7 @@ static __always_inline void fp_key_set(struct fp_key *k, const __u32 *local, con
 	__builtin_memcpy(k->daddr, remote, 16);
 	k->sport = lport;
 	k->dport = rport;
-	k->pad = 0;
+	k->scope = 0;
 }
 
 #endif /* CCSUITE_FLASHPASS_BPF_H */

@@ -448,8 +448,26 @@ struct fp_key {
 	__u32 daddr[4];
 	__u16 sport; /* network order */
 	__u16 dport;
-	__u32 pad;
+	/* the link of a flow to a link-local IPv6 address (fe80::/10): the
+	 * ifindex of the sender's interface, which the pacer needs to send
+	 * on it; 0 for any other flow.  (The receiver's batch table puts the
+	 * packet's secret here instead: tc/flashpass.bpf.c.) */
+	__u32 scope;
 };
+
+/* Is IPv6 address @a (network order) link-local, fe80::/10? */
+static inline int fp_addr_link_local(const __u32 *a)
+{
+	const __u8 *b = (const __u8 *)a;
+
+	return b[0] == 0xfe && (b[1] & 0xc0) == 0x80;
+}
+
+/* Scope @k by interface @ifindex if its remote end is link-local. */
+static inline void fp_key_scope(struct fp_key *k, __u32 ifindex)
+{
+	k->scope = fp_addr_link_local(k->daddr) ? ifindex : 0;
+}
 
 struct fp_ledger {
 	/* the CC */

@@ -108,7 +108,7 @@ static int flows(int json)
 		       "phase", "demand", "credits", "used", "wasted", "spare", "emu sent",
 		       "emu pps", "loss");
 	while (!bpf_map_get_next_key(fl, prev, &next)) {
-		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], sa[64], da[64], demand[24];
+		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 12], sa[80], da[80], demand[24];
 		int open;
 
 		k = next;
@@ -119,6 +119,9 @@ static int flows(int json)
 			memset(&e, 0, sizeof(e));
 		addr6_str(k.saddr, s, sizeof(s));
 		addr6_str(k.daddr, d, sizeof(d));
+		/* a link-local flow's interface, in the sender's namespace */
+		if (k.scope)
+			snprintf(d + strlen(d), sizeof(d) - strlen(d), "%%%u", k.scope);
 		open = l->demand_segs >= FP_DEMAND_OPEN;
 		if (open)
 			snprintf(demand, sizeof(demand), "%s", json ? "null" : "open");

@@ -190,7 +190,7 @@ int fp_receiver(struct __sk_buff *skb)
 	if (e)
 		return fp_wire_drop(e);
 	fp_key_set(&k, p.saddr, p.daddr, uh.source, w.dport);
-	k.pad = w.secret;
+	k.scope = w.secret;
 	count = fp_batch_count(&k);
 	if (!count) {
 		ccs_stat_inc(FP_STAT_BATCHED);
@@ -280,6 +280,7 @@ int fp_sender_in(struct __sk_buff *skb)
 		return fp_wire_drop(e);
 	/* the credit's destination is this host: the flow's local end */
 	fp_key_set(&k, p.daddr, p.saddr, uh.dest, w.dport);
+	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l) {
 		ccs_stat_inc(FP_STAT_CREDIT_UNKNOWN);
@@ -332,6 +333,7 @@ int fp_sender_out(struct __sk_buff *skb)
 	if (p.l3_len <= hdr)
 		return TC_ACT_OK; /* no payload: an ACK, a SYN, a FIN */
 	fp_key_set(&k, p.saddr, p.daddr, p.th.source, p.th.dest);
+	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l || l->phase == FP_PHASE_FALLBACK)
 		return TC_ACT_OK;

@@ -35,7 +35,7 @@
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
 #define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
 #define PACER_LAG_MAX 2000000ULL	 /* ns: a flow further behind restarts now */
-#define PACER_ADDRS   16		 /* addresses of a namespace we look at, per family */
+#define PACER_ADDRS   32		 /* addresses of a namespace we look at, per family */
 
 /* An emulation packet after its IP header: the same in both families. */
 struct emu_udp {
@@ -92,6 +92,7 @@ struct psock {
 	size_t n_addrs, n_addrs6;
 	__u32 addrs[PACER_ADDRS];
 	struct in6_addr addrs6[PACER_ADDRS];
+	uint32_t scope6[PACER_ADDRS]; /* a link-local one's interface, else 0 */
 };
 
 struct pacer {
@@ -170,8 +171,10 @@ static int psock_has(const struct psock *ps, const struct fp_key *k, int v6)
 	size_t j;
 
 	if (v6) {
+		/* a link-local flow's source: the address on its interface */
 		for (j = 0; j < ps->n_addrs6; j++)
-			if (!memcmp(&ps->addrs6[j], k->saddr, sizeof(k->saddr)))
+			if (!memcmp(&ps->addrs6[j], k->saddr, sizeof(k->saddr)) &&
+			    (!k->scope || ps->scope6[j] == k->scope))
 				return 1;
 		return 0;
 	}
@@ -385,7 +388,10 @@ static void build6(union emu_pkt *e, union emu_to *to, const struct fp_key *k, _
 	memcpy(&ip6->ip6_dst, k->daddr, sizeof(ip6->ip6_dst));
 	e->v6.u.udp.check = udp_check(&ip6->ip6_src, &ip6->ip6_dst, sizeof(ip6->ip6_src), &e->v6.u,
 				      sizeof(e->v6.u));
-	to->v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_addr = ip6->ip6_dst };
+	/* a link-local destination is reached on the flow's interface */
+	to->v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6,
+					.sin6_addr = ip6->ip6_dst,
+					.sin6_scope_id = k->scope };
 }
 
 /* Emulation packet @i of the batch for @f, due at @due: its time T is when
@@ -482,9 +488,9 @@ static void send_batch(struct pacer *p, size_t n)
 	}
 }
 
-/* The addresses of the namespace we are in, each family's in its list.
- * Link-local IPv6 ones are left out: a packet to a link-local address
- * needs its interface, which a flow's key does not name. */
+/* The addresses of the namespace we are in, each family's in its list;
+ * a link-local IPv6 one with its interface (the kernel's sin6_scope_id),
+ * as a link-local flow's key names it. */
 static int psock_addrs(struct psock *ps)
 {
 	struct ifaddrs *ifa = NULL, *a;
@@ -498,11 +504,11 @@ static int psock_addrs(struct psock *ps)
 			ps->addrs[ps->n_addrs++] =
 				((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
 		if (sa && sa->sa_family == AF_INET6 && ps->n_addrs6 < PACER_ADDRS) {
-			const struct in6_addr *a6 =
-				&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+			const struct sockaddr_in6 *s6 = (const void *)sa;
 
-			if (!IN6_IS_ADDR_LINKLOCAL(a6))
-				ps->addrs6[ps->n_addrs6++] = *a6;
+			ps->scope6[ps->n_addrs6] =
+				IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr) ? s6->sin6_scope_id : 0;
+			ps->addrs6[ps->n_addrs6++] = s6->sin6_addr;
 		}
 	}
 	freeifaddrs(ifa);

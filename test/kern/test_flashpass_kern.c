@@ -445,6 +445,62 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
 }
 
+/* A credit of the flow between link-local addresses @snd and @rcv. */
+static void credit6(struct emu6 *p, const char *snd, const char *rcv, uint32_t t_us)
+{
+	struct emu4 v4;
+
+	credit4(&v4, t_us, SECRET);
+	memset(p, 0, sizeof(*p));
+	p->eth = v4.eth;
+	p->eth.h_proto = htons(ETH_P_IPV6);
+	p->ip6.version = 6;
+	p->ip6.payload_len = htons(sizeof(p->udp) + FP_WIRE_LEN);
+	p->ip6.nexthdr = IPPROTO_UDP;
+	p->ip6.hop_limit = 64;
+	inet_pton(AF_INET6, rcv, &p->ip6.saddr);
+	inet_pton(AF_INET6, snd, &p->ip6.daddr);
+	p->udp = v4.udp;
+	p->w = v4.w;
+	p->udp.check = 0;
+	p->udp.check =
+		udp_csum(&p->ip6.saddr, &p->ip6.daddr, 16, &p->udp, sizeof(p->udp) + FP_WIRE_LEN);
+}
+
+/* A link-local flow's ledger is keyed by its interface too: the same
+ * addresses on another link are another flow.  BPF_PROG_TEST_RUN runs
+ * the packet on the loopback device, ifindex 1. */
+Test(flashpass_kern, a_link_local_credit_goes_to_the_ledger_of_its_interface)
+{
+	struct fp_ledger l = { .secret = SECRET,
+			       .phase = FP_PHASE_CREDIT,
+			       .t_wait_ns = 40000000ULL };
+	const char *snd = "fe80::1", *rcv = "fe80::2";
+	uint32_t scopes[] = { 2, 0, 1 };
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct fp_ledger got;
+	struct emu6 c;
+
+	inet_pton(AF_INET6, snd, k.saddr);
+	inet_pton(AF_INET6, rcv, k.daddr);
+	for (size_t i = 0; i < 3; i++) {
+		k.scope = scopes[i];
+		cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
+		credit6(&c, snd, rcv, 1000 + (uint32_t)i);
+		c.w.seq = htonl(7 + (uint32_t)i);
+		c.udp.check = 0;
+		c.udp.check = udp_csum(&c.ip6.saddr, &c.ip6.daddr, 16, &c.udp,
+				       sizeof(c.udp) + FP_WIRE_LEN);
+		cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+		cr_assert_eq(bpf_map_lookup_elem(fd_ledgers, &k, &got), 0);
+		cr_assert_eq(got.credits_recv, scopes[i] == 1,
+			     "scope %u: credited only on ifindex 1", scopes[i]);
+		cr_assert_eq(bpf_map_delete_elem(fd_ledgers, &k), 0);
+	}
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 2, "the other links' ledgers: unknown");
+	cr_assert_eq(stat_of(FP_STAT_CREDITS), 1);
+}
+
 Test(flashpass_kern, a_batch_credit_is_refused_without_batching)
 {
 	struct emu4 c;

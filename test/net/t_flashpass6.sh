@@ -60,6 +60,35 @@ intact() {
 # pacer_says WHAT: a count from the pacer's exit line ("N WHAT").
 pacer_says() { grep 'flashpass pacer:' "$TMP/pacer.log" | grep -o "[0-9]* $1" | cut -d' ' -f1; }
 
+# on_credits PORT SRC DST SHOWN WHAT: ccload flashpass run with the
+# receiver role, then one flow from s1 (address SRC) to DST; its ledger
+# 1.5 s in names SHOWN as its destination and is on credits.
+on_credits() {
+	check "ccload flashpass run starts (attaching $CC and three roles)" \
+		topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE"
+	fallbacks0=$(fpstat fallbacks)
+	topo_switch_stats --reset >/dev/null
+	transfer "$1" "s1:$3"
+	check "the socket ran $CC and every byte arrived intact" intact s1
+	f=$(ledger "$2" "$1")
+	echo "    ledger 1.5 s in: $f"
+	check "$5: credit phase, credits in, emulation sent" \
+		jq -e --arg d "$4" '.dst == $d and .phase == "credit" and .credits > 0 and .emu_sent > 0' <<<"$f"
+}
+
+# stopped_all_v6: the flow did not fall back, the pacer stopped cleanly,
+# and every emulation packet it sent left, over IPv6 (one IPv6 flow).
+stopped_all_v6() {
+	check "the flow did not fall back" [ "$(fpstat fallbacks)" -eq "$fallbacks0" ]
+	check "the pacer stops cleanly" topo_flashpass_stop
+	tail -n 1 "$TMP/pacer.log" | sed 's/^/    /'
+	sent=$(pacer_says 'emulation packets') sent6=$(pacer_says 'over IPv6')
+	# measured: 26 145 to 31 109 over 13 runs (one flow, 4 s)
+	check_range "emulation packets the pacer sent" "$sent" 100 1e12
+	check "all of them over IPv6, the only flow's family ($sent6 of $sent)" [ "${sent6:-x}" = "$sent" ]
+	check "none failed to leave" [ "$(pacer_says 'send errors')" = 0 ]
+}
+
 # udp6 NAME: a counter of d's IPv6 UDP (/proc/net/snmp6).
 udp6() { topo_exec d awk -v n="$1" '$1 == n { print $2 }' /proc/net/snmp6; }
 
@@ -73,16 +102,7 @@ check "no node takes router advertisements" \
 check "d answers s1 over IPv6 at once (no DAD to wait for)" topo_exec s1 ping -6 -c 1 -W 2 "$IP6_D"
 
 echo "an IPv6 flow on credits"
-check "ccload flashpass run starts (attaching $CC and three roles)" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE"
-fallbacks0=$(fpstat fallbacks)
-topo_switch_stats --reset >/dev/null
-transfer 5311 "s1:$IP6_D"
-check "the socket ran $CC and every byte arrived intact" intact s1
-f=$(ledger "$IP6_S1" 5311)
-echo "    ledger 1.5 s in: $f"
-check "the flow's ledger, keyed by its IPv6 addresses: credit phase, credits in, emulation sent" \
-	jq -e --arg d "$IP6_D" '.dst == $d and .phase == "credit" and .credits > 0 and .emu_sent > 0' <<<"$f"
+on_credits 5311 "$IP6_S1" "$IP6_D" "$IP6_D" "the flow's ledger, keyed by its IPv6 addresses"
 sw=$(topo_switch_stats)
 credits=$(fpstat credits) refl=$(fpstat reflected)
 emu_passed=$(jq '.emulation.normal.pkts + .emulation.over_provisioned.pkts' <<<"$sw")
@@ -92,14 +112,7 @@ echo "    credits $credits, reflected $refl, emulation passed at the switch $emu
 check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
-check "the flow did not fall back" [ "$(fpstat fallbacks)" -eq "$fallbacks0" ]
-check "the pacer stops cleanly" topo_flashpass_stop
-tail -n 1 "$TMP/pacer.log" | sed 's/^/    /'
-sent=$(pacer_says 'emulation packets') sent6=$(pacer_says 'over IPv6')
-# measured: 26 145 to 31 109 over 13 runs (one flow, 4 s)
-check_range "emulation packets the pacer sent" "$sent" 100 1e12
-check "all of them over IPv6, the only flow's family ($sent6 of $sent)" [ "${sent6:-x}" = "$sent" ]
-check "none failed to leave" [ "$(pacer_says 'send errors')" = 0 ]
+stopped_all_v6
 
 echo "an IPv6 flow (s1) and an IPv4 flow (s2) at once, one pacer"
 check "ccload flashpass run starts" topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE"
@@ -136,3 +149,20 @@ check_range "emulation packets d's stack took (to no port)" "$noport" 1 1e12
 check "none with a bad UDP checksum" [ "$errs" -eq 0 ]
 # measured: 1 in 13 runs; t_flashpass counts 2 to 4 for its two flows
 check_range "the flow fell back without credits" "$fell" 1 2
+
+# A flow to a link-local address needs its interface: the CC keys its
+# ledger by the socket's bound interface, the TC roles by the packet's,
+# and the pacer sends its emulation packets out of that interface.  A
+# direct link s1 - d, no switch: only the link-local addresses tell it
+# from the dumbbell's way.
+echo "a link-local IPv6 flow: its ledger names its interface, the pacer sends on it"
+topo_link s1 d
+ll() { ip -n "$(topo_ns "$1")" -6 -o addr show dev "$2" scope link | awk '{ sub(/\/.*/, "", $4); print $4 }'; }
+ll_s1=$(ll s1 "$LINK_IF_A") ll_d=$(ll d "$LINK_IF_B")
+ifindex=$(ip -n "$(topo_ns s1)" -o link show dev "$LINK_IF_A" | cut -d: -f1)
+echo "    s1 $ll_s1 (ifindex $ifindex) -> d $ll_d"
+check "s1 and d have link-local addresses on their link" [ -n "$ll_s1" -a -n "$ll_d" ]
+# (the roles go on every port of s1 and d, the new link's too)
+on_credits 5314 "$ll_s1" "$ll_d%$LINK_IF_A" "$ll_d%$ifindex" "its ledger names the interface ($ll_d%$ifindex)"
+stopped_all_v6
+

@@ -4,6 +4,7 @@
  * bpf/flashpass.h, against the spec's definitions
  * (../shared/specs/flashpass.md) with values worked out by hand.
  */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -438,4 +439,25 @@ Test(csum, a_zero_udp_checksum_is_sent_as_ffff)
 	cr_assert_eq(udp_check(c.src, c.dst, 16, c.udp, 10), 0xffff);
 	memcpy(c.udp + 6, (uint8_t[]){ 0xff, 0xff }, 2);
 	cr_assert_eq(udp_csum(c.src, c.dst, 16, c.udp, 10), 0, "and 0xffff checks as correct");
+}
+
+/* fe80::/10: fe80:: to febf:ffff:...; the key takes the interface only then */
+Test(fp_key, link_local_flows_are_scoped_by_their_interface)
+{
+	const char *ll[] = { "fe80::1", "febf:ffff::1" },
+		   *other[] = { "fec0::1", "fe7f::1", "fd00::1", "::ffff:10.0.0.1" };
+	struct fp_key k;
+
+	for (size_t i = 0; i < 2; i++) {
+		memset(&k, 0, sizeof(k));
+		cr_assert_eq(inet_pton(AF_INET6, ll[i], k.daddr), 1);
+		fp_key_scope(&k, 7);
+		cr_assert_eq(k.scope, 7, "%s: link-local", ll[i]);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		memset(&k, 0, sizeof(k));
+		cr_assert_eq(inet_pton(AF_INET6, other[i], k.daddr), 1);
+		fp_key_scope(&k, 7);
+		cr_assert_eq(k.scope, 0, "%s: not link-local", other[i]);
+	}
 }
