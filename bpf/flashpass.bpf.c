@@ -14,10 +14,10 @@
  * at which credits become usable.  Losses do not cut the window in the
  * credit phases: what is lost is resent under credits.
  *
- * A flow that gets no credit for fallback_rtts RTTs while it has data to
- * send (no receiver or path role: no credits come back; 8 times as long
- * once credits have come), or whose ledger is gone, runs as Reno from
- * then on, counted in stats.
+ * A flow that gets no credit over fallback_rtts RTTs of time with data to
+ * send, summed over its busy stretches (no receiver or path role: no
+ * credits come back; 8 times as long once credits have come), or whose
+ * ledger is gone, runs as Reno from then on, counted in stats.
  *
  * The arithmetic is in flashpass.h (unit-tested on the host).
  */
@@ -48,16 +48,17 @@ struct fp_ca {
 	__u32 prev_una; /* snd_una after the last ACK */
 	struct ccs_prr prr;
 	__u32 pad;
-	__u64 last_credit_ns; /* last ACK that saw credits_recv move, or had no demand */
-	__u64 last_recv;      /* credits_recv then */
-	__u64 win_start_ns;   /* the pacing window: since when, */
-	__u64 pace_rate;      /* its smoothed rate, bytes/s, */
-	__u32 win_n;	      /* credits taken in it, */
-	__u32 win_first;      /* the first one's stamp */
-	__u32 win_last;	      /* and the last one's */
-	__u32 idle;	      /* nothing out or queued at the last ACK (or not sent yet) */
-	__u32 spare;	      /* usable credits not spent, at the last ACK */
-	__u32 emu_pps;	      /* the pacer's emulation rate, at the last pacing window */
+	__u64 counted_ns;   /* starved_ns counts the flow's busy time up to here */
+	__u64 last_recv;    /* credits_recv then */
+	__u64 win_start_ns; /* the pacing window: since when, */
+	__u64 pace_rate;    /* its smoothed rate, bytes/s, */
+	__u32 win_n;	    /* credits taken in it, */
+	__u32 win_first;    /* the first one's stamp */
+	__u32 win_last;	    /* and the last one's */
+	__u32 idle;	    /* nothing out or queued at the last ACK (or not sent yet) */
+	__u32 spare;	    /* usable credits not spent, at the last ACK */
+	__u32 emu_pps;	    /* the pacer's emulation rate, at the last pacing window */
+	__u64 starved_ns;   /* time with data out or queued since the last credit */
 };
 
 _Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -128,7 +129,7 @@ void BPF_PROG(fp_init, struct sock *sk)
 	CCS_FLOW_INIT(ca);
 	ca->prev_una = tcp_sk(sk)->snd_una;
 	ca->ssthresh = TCP_INFINITE_SSTHRESH;
-	ca->last_credit_ns = now;
+	ca->counted_ns = now;
 	ca->idle = 1;
 	fp_key_of_sk(sk, &k);
 	z = bpf_map_lookup_elem(&fp_ledger_zero, &zero);
@@ -258,18 +259,24 @@ static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, st
 					   __u64 recv, __u64 now, __u64 rtt, __u32 bytes)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	bool busy = !ca->idle;
 
-	/* The wait runs while the flow has data out or queued; a FIN alone
-	 * (one sequence number, and no TX_START to restart the wait: it
-	 * carries no payload) is not data waiting for credit. */
+	/* The wait counts the time the flow had data out or queued, since
+	 * its last credit; a FIN alone (one sequence number) is not data
+	 * waiting for credit.  Idle time does not count, and does not start
+	 * the wait afresh either: on a short RTT a flow drains between the
+	 * application's writes, and would never fall back. */
 	ca->idle = tp->write_seq - tp->snd_una <= 1;
-	if (recv == ca->last_recv && !ca->idle)
-		return now - ca->last_credit_ns <= fp_credit_wait(ca, rtt);
-	if (recv != ca->last_recv && ca->phase == FP_PHASE_PRECREDIT)
-		fp_enter_credit(sk, ca, l, now, rtt, bytes);
-	ca->last_recv = recv;
-	ca->last_credit_ns = now;
-	return 1;
+	if (recv != ca->last_recv) {
+		if (ca->phase == FP_PHASE_PRECREDIT)
+			fp_enter_credit(sk, ca, l, now, rtt, bytes);
+		ca->last_recv = recv;
+		ca->starved_ns = 0;
+	} else if (busy) {
+		ca->starved_ns += now - ca->counted_ns;
+	}
+	ca->counted_ns = now;
+	return ca->starved_ns <= fp_credit_wait(ca, rtt);
 }
 
 /* Take from the ring into @take the credits usable by now, or due within
@@ -440,14 +447,14 @@ void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	}
 	/* Data to send after idle (or for the first time): tell the pacer
 	 * before the first ACK brings the real demand; the wait for credits
-	 * starts now. */
+	 * counts from now on. */
 	if (!ca->idle)
 		return; /* in flight went to 0 under loss: the wait goes on */
 	ca->idle = 0;
 	l = fp_ledger_of(sk);
 	if (l && !l->demand_segs)
 		l->demand_segs = 1;
-	ca->last_credit_ns = bpf_ktime_get_ns();
+	ca->counted_ns = bpf_ktime_get_ns();
 }
 
 SEC(".struct_ops")

@@ -664,7 +664,8 @@ enum fp_stat {
 	X(t_wait_us, UINT, 0, 10000000, 0,                                                   \
 	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")              \
 	X(fallback_rtts, UINT, 1, 1000, 4,                                                   \
-	  "RTTs without a credit (and fallback_ms at least) before a flow runs as Reno")     \
+	  "RTTs with data waiting and no credit (fallback_ms at least) before a flow runs "  \
+	  "as Reno")                                                                         \
 	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
 	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
 	X(bank_max, UINT, 1, FP_RING, 16,                                                    \

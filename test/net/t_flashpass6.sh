@@ -166,3 +166,18 @@ check "s1 and d have link-local addresses on their link" [ -n "$ll_s1" -a -n "$l
 on_credits 5314 "$ll_s1" "$ll_d%$LINK_IF_A" "$ll_d%$ifindex" "its ledger names the interface ($ll_d%$ifindex)"
 stopped_all_v6
 
+# The same link without the receiver role: no credits.  At a ~20 us RTT
+# the flow drains between the application's writes; its idle moments must
+# not restart the wait for credits, or it never falls back.
+echo "a link-local flow without the receiver role falls back"
+check "ccload flashpass run starts without the receiver role" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" "" --link-rate "$RATE"
+fallbacks0=$(fpstat fallbacks)
+transfer 5315 "s1:$ll_d%$LINK_IF_A"
+check "every byte arrived intact" intact s1
+f=$(ledger "$ll_s1" 5315)
+echo "    ledger 1.5 s in: $f"
+check "the ledger says fallback, no credit taken" \
+	jq -e '.phase == "fallback" and .credits == 0' <<<"$f"
+check_range "the flow fell back without credits" $(($(fpstat fallbacks) - fallbacks0)) 1 2
+check "the pacer stops cleanly" topo_flashpass_stop
