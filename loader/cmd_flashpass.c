@@ -41,7 +41,8 @@ static const struct cli fp_cli = {
 	.cmd = "flashpass",
 	.subs = (const char *const[]){ "run", "flows", NULL },
 	.synopsis =
-		"ccload flashpass run [--link-rate RATE] [--settle] [--set k=v]... [--non-restricted]\n"
+		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
+		"                         [--w-min N] [--settle] [--set k=v]... [--non-restricted]\n"
 		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
@@ -60,6 +61,12 @@ static const struct cli fp_cli = {
 			{ "min-loss", 'l', "N", SUB(FP_RUN),
 			  "rate control: increase below this emulation loss, 1/1024 (default 102: no "
 			  "band that holds the rate; the spec's 1 % is 10)" },
+			{ "w-max", 'W', "N", SUB(FP_RUN),
+			  "rate control: the largest w, the part of the gap to the highest rate an "
+			  "increase closes, 1/1024 (default 64; 16: more credits at one RTT, more "
+			  "drops: bench/README.md)" },
+			{ "w-min", 'w', "N", SUB(FP_RUN),
+			  "rate control: the smallest w, where decreases leave it, 1/1024 (default 8)" },
 			{ "settle", 'S', NULL, SUB(FP_RUN),
 			  "rate control: after a change, measure only the new rate's packets (more "
 			  "credits, more scheduled drops: bench/README.md)" },
@@ -248,17 +255,35 @@ struct fp_args {
 };
 
 /* --max-loss and --min-loss: fractions in 1/1024, below 1. */
-static int parse_loss(int ch, const char *arg, struct fp_rc_params *rc)
+/* A fraction in 1/1024 below 1: the rate control's loss targets and w
+ * (w not 0: a flow could never increase again). */
+static int parse_frac(int ch, const char *arg, struct fp_rc_params *rc)
 {
+	const struct {
+		int ch;
+		const char *name;
+		uint32_t *v;
+	} f[] = {
+		{ 'L', "max-loss", &rc->max_loss },
+		{ 'l', "min-loss", &rc->min_loss },
+		{ 'W', "w-max", &rc->w_max },
+		{ 'w', "w-min", &rc->w_min },
+	};
+	int lo = ch == 'W' || ch == 'w';
 	uint64_t v;
 
-	if (parse_u64(arg, &v) || v >= FP_ONE) {
-		pr_warn("--%s: '%s' is not a fraction in 1/1024 below 1024\n",
-			ch == 'L' ? "max-loss" : "min-loss", arg);
-		return 2;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (f[i].ch != ch)
+			continue;
+		if (parse_u64(arg, &v) || v < (uint64_t)lo || v >= FP_ONE) {
+			pr_warn("--%s: '%s' is not a fraction in 1/1024 in [%d, 1024)\n", f[i].name,
+				arg, lo);
+			return 2;
+		}
+		*f[i].v = (uint32_t)v;
+		return 0;
 	}
-	*(ch == 'L' ? &rc->max_loss : &rc->min_loss) = (uint32_t)v;
-	return 0;
+	return 2;
 }
 
 /* --set k=v: a tunable of bpf_flashpass, for when run attaches it. */
@@ -282,7 +307,6 @@ static int parse_set(const struct algo *a, char *arg, struct fp_args *args)
 static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args *args)
 {
 	struct pacer_opts *po = &args->po;
-
 	switch (ch) {
 	case 'r':
 		if (parse_rate(arg, &po->link_bps) || po->link_bps < 1000000ULL ||
@@ -292,7 +316,9 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 		}
 		break;
 	case 'L':
-	case 'l': return parse_loss(ch, arg, &po->rc);
+	case 'l':
+	case 'W':
+	case 'w': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
 	case 's': return parse_set(a, arg, args);
 	case 't':
@@ -346,6 +372,10 @@ int cmd_flashpass(int argc, char **argv)
 	}
 	if (optind < argc) {
 		pr_warn("flashpass %s: unexpected argument '%s'\n", fp_cli.subs[sub], argv[optind]);
+		return 2;
+	}
+	if (po->rc.w_min > po->rc.w_max) {
+		pr_warn("--w-min (%u) is above --w-max (%u)\n", po->rc.w_min, po->rc.w_max);
 		return 2;
 	}
 	if (po->rc.min_loss > po->rc.max_loss) {

@@ -201,5 +201,7 @@ check_fails "an unknown role" "has no TC role" "$CCLOAD" flashpass run --tc "nos
 check_fails "a namespace that does not exist" "no network namespace" "$CCLOAD" flashpass run -n "ccs-none-$$"
 check_fails "a link rate below 1 Mbit/s" "--link-rate" "$CCLOAD" flashpass run --link-rate 5kbit
 check_fails "min-loss above max-loss" "is above --max-loss" "$CCLOAD" flashpass run --min-loss 200 --max-loss 100
+check_fails "a w of 0" "--w-max: '0'" "$CCLOAD" flashpass run --w-max 0
+check_fails "w-min above w-max" "is above --w-max" "$CCLOAD" flashpass run --w-min 20 --w-max 16
 check_fails "a tunable it does not have" "not a tunable" "$CCLOAD" flashpass run --set nosuch=1
 check "none of them attached anything" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx $CC"
