@@ -97,7 +97,7 @@ _Static_assert(FP_STAT_MAX <= CCS_STAT_MAX, "bpf_flashpass has more stats than s
 
 static const struct tc_role fp_roles[] = {
 	{ "flashpass-sender", "fp_sender_out", TC_EGRESS,
-	  "sender: tags data scheduled/unscheduled, spends credits, holds data to its credit's time" },
+	  "sender: tags data scheduled (under a usable credit) or unscheduled, spends credits" },
 	{ "flashpass-credits", "fp_sender_in", TC_INGRESS,
 	  "sender: takes credits into the flows' ledgers and drops them" },
 	{ "flashpass-receiver", "fp_receiver", TC_INGRESS,
