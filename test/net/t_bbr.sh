@@ -20,8 +20,12 @@ SCALE=0.5 REPS=4
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$TOPO_ROOT/bench/run" bbr-parity-100m --duration 10 --reps $REPS --no-plots --scale $SCALE --out "$TMP/r" |
-	sed 's/^/    /'
+	sed -u 's/^/    /'
 check "bench/run exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
+# a flow that did not end: what its sockets were doing (bench/run's await_flows)
+for f in "$TMP"/r/runs/*/stuck.txt; do
+	[ -f "$f" ] && sed 's/^/    stuck: /' "$f"
+done
 R=$TMP/r/result.json
 
 check "every bpf_bbr run's flow used bpf_bbr" \
