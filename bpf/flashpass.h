@@ -100,6 +100,12 @@ static inline enum fp_wire_err fp_wire_check(const struct fp_wire *w, __u32 len,
 	return FP_WIRE_OK;
 }
 
+/* Wrap-aware: is 32-bit sequence number @a before @b? */
+static inline int fp_before(__u32 a, __u32 b)
+{
+	return (__s32)(a - b) < 0;
+}
+
 /* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
  * arithmetic: valid while they are less than 2^31 apart.) */
 static inline int fp_after_eq(__u32 a, __u32 b)
@@ -469,6 +475,25 @@ static inline void fp_key_scope(struct fp_key *k, __u32 ifindex)
 	k->scope = fp_addr_link_local(k->daddr) ? ifindex : 0;
 }
 
+/*
+ * The flow's last pure ACK as it came in, from which the sender's TC
+ * ingress makes each credit an ACK of nothing new (tunable credit_ack):
+ * the kernel then runs the CC and its transmit path when the credit
+ * comes, not at the next real ACK.  Fields in network order, as on the
+ * wire; @ver is odd while the ingress writes them (a flow's ACKs can come
+ * in on two CPUs at once), 0 before the first.
+ */
+struct fp_ack_tpl {
+	__u32 ver;
+	__u32 seq;
+	__u32 ack;
+	__u32 tsval;
+	__u32 tsecr;
+	__u16 window;
+	__u8 ts; /* it had the timestamps option, first, as Linux sends it */
+	__u8 pad;
+};
+
 struct fp_ledger {
 	/* the CC */
 	__u64 start_ns;
@@ -497,6 +522,8 @@ struct fp_ledger {
 		};
 		__u64 replay_word;
 	};
+	/* the flow's last pure ACK, from the sender's TC ingress */
+	struct fp_ack_tpl ack;
 	struct fp_ring ring;
 };
 
@@ -647,7 +674,9 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
 	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                            \
 	  "sender: credits taken before, older than the window or far ahead of it, dropped")       \
 	X(P, BATCHED, batched, COUNTER,                                                            \
-	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")
+	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")       \
+	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                    \
+	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,
@@ -678,6 +707,9 @@ enum fp_stat {
 	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")                              \
 	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                            \
 	  "one credit for this many emulation packets of a flow (1: each): the receiver "    \
-	  "batches so, the sender takes no larger batch (set both ends alike)")
+	  "batches so, the sender takes no larger batch (set both ends alike)")              \
+	X(credit_ack, UINT, 0, 1, 0,                                                         \
+	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
+	  "spends it when it comes, not at the next ACK (0: drop it after the ledger)")
 
 #endif /* CCSUITE_FLASHPASS_H */

@@ -8,7 +8,9 @@
  *                   ports and MACs swapped, type changed, all else echoed);
  *   fp_sender_in    sender ingress: each credit of a known flow with the
  *                   flow's secret goes into its ledger's ring, usable at
- *                   T + T_wait; every credit is dropped before the stack;
+ *                   T + T_wait; every credit is dropped before the stack,
+ *                   or with credit_ack handed to the flow's socket as a
+ *                   copy of the flow's last pure ACK, which it keeps;
  *   fp_sender_out   sender egress: each data frame of a FlashPass flow
  *                   spends a usable credit per segment (the CC let it out
  *                   under them), tagged scheduled; a frame with no credit
@@ -255,6 +257,187 @@ static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k,
 	}
 }
 
+/*
+ * Keep @p, an ACK of a flow with a ledger, as the flow's last pure ACK
+ * (credit_ack): one that carries no data and no SYN, FIN or RST, and
+ * does not acknowledge less than the one kept.  An ingress on another
+ * CPU writing the same ledger's ACK now wins; this one is left out.
+ */
+static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_pkt *p)
+{
+	__u32 hdr = p->l4_off - p->l3_off + p->th.doff * 4, v;
+	struct fp_ack_tpl *a;
+	struct fp_ledger *l;
+	struct fp_key k;
+	__u8 o[12];
+	bool ts;
+
+	if (!p->th.ack || p->th.syn || p->th.fin || p->th.rst || p->l3_len != hdr)
+		return;
+	fp_key_set(&k, p->daddr, p->saddr, p->th.dest, p->th.source);
+	fp_key_scope(&k, skb->ifindex);
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l)
+		return;
+	a = &l->ack;
+	v = *(volatile __u32 *)&a->ver;
+	if ((v & 1) || (v && fp_before(bpf_ntohl(p->th.ack_seq), bpf_ntohl(a->ack))))
+		return;
+	if (__sync_val_compare_and_swap(&a->ver, v, v + 1) != v)
+		return;
+	ts = p->th.doff >= 8 &&
+	     !bpf_skb_load_bytes(skb, p->l4_off + sizeof(struct tcphdr), o, 12) &&
+	     o[0] == TCPOPT_NOP && o[1] == TCPOPT_NOP && o[2] == TCPOPT_TIMESTAMP &&
+	     o[3] == TCPOLEN_TIMESTAMP;
+	a->seq = p->th.seq;
+	a->ack = p->th.ack_seq;
+	a->window = p->th.window;
+	a->ts = ts;
+	if (ts) {
+		__builtin_memcpy(&a->tsval, o + 4, 4);
+		__builtin_memcpy(&a->tsecr, o + 8, 4);
+	}
+	__sync_fetch_and_add(&a->ver, 1);
+}
+
+/* A one's-complement sum of 32-bit words folded into a checksum. */
+static __always_inline __u16 fp_csum_fold(__s64 sum)
+{
+	__u32 s = (__u32)sum;
+
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (__u16)~s;
+}
+
+/* The pure ACK a credit becomes: IP header, TCP header, timestamps. */
+struct fp_ack4 {
+	struct iphdr ip;
+	struct tcphdr th;
+	__be32 opt[3];
+};
+
+struct fp_ack6 {
+	struct ipv6hdr ip;
+	struct tcphdr th;
+	__be32 opt[3];
+};
+
+_Static_assert(sizeof(struct fp_ack4) == 52 && sizeof(struct fp_ack6) == 72,
+	       "an ACK's headers without padding");
+
+/* The TCP header of flow @k's ACK from @a, its checksum still 0. */
+static __always_inline void fp_ack_tcp(struct tcphdr *th, __be32 *opt, const struct fp_key *k,
+				       const struct fp_ack_tpl *a)
+{
+	th->source = k->dport;
+	th->dest = k->sport;
+	th->seq = a->seq;
+	th->ack_seq = a->ack;
+	th->doff = (sizeof(*th) + (a->ts ? 12 : 0)) / 4;
+	th->ack = 1;
+	th->window = a->window;
+	opt[0] = bpf_htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 | TCPOPT_TIMESTAMP << 8 |
+			   TCPOLEN_TIMESTAMP);
+	opt[1] = a->tsval;
+	opt[2] = a->tsecr;
+}
+
+/*
+ * Finish the headers @h (an IP header of @ip_len bytes, then @th) of
+ * @a's ACK, the pseudo-header's sum @sum, and write them over the credit
+ * at @l3_off, cut or grown to their size.
+ */
+static __always_inline int fp_ack_store(struct __sk_buff *skb, __u32 l3_off, void *h, __u32 ip_len,
+					struct tcphdr *th, const struct fp_ack_tpl *a, __s64 sum)
+{
+	sum = bpf_csum_diff(NULL, 0, (__be32 *)th, a->ts ? 32 : 20, (__u32)sum);
+	if (sum < 0)
+		return -1;
+	th->check = fp_csum_fold(sum);
+	if (bpf_skb_change_tail(skb, l3_off + ip_len + (a->ts ? 32 : 20), 0))
+		return -1;
+	return bpf_skb_store_bytes(skb, l3_off, h, ip_len + (a->ts ? 32 : 20),
+				   BPF_F_RECOMPUTE_CSUM);
+}
+
+/*
+ * Make the credit at @p flow @k's ACK @a: the ACK the flow last had, so
+ * that it acknowledges, updates and echoes nothing new (a duplicate ACK,
+ * which with SACK or RACK loss detection starts no recovery), and the
+ * kernel gives it to the flow's socket: the CC runs and the flow sends.
+ * The credit was checked and banked before.
+ */
+static __always_inline int fp_credit_to_ack(struct __sk_buff *skb, const struct ccs_pkt *p,
+					    const struct fp_key *k, const struct fp_ack_tpl *a)
+{
+	__u32 tcp_len = sizeof(struct tcphdr) + (a->ts ? 12 : 0);
+	__s64 sum;
+
+	if (p->v6) {
+		struct fp_ack6 h = {};
+		struct {
+			__u32 saddr[4], daddr[4];
+			__be32 len, nexthdr;
+		} ph = {};
+
+		h.ip.version = 6;
+		h.ip.payload_len = bpf_htons(tcp_len);
+		h.ip.nexthdr = IPPROTO_TCP;
+		h.ip.hop_limit = 64;
+		__builtin_memcpy(&h.ip.saddr, p->saddr, 16);
+		__builtin_memcpy(&h.ip.daddr, p->daddr, 16);
+		__builtin_memcpy(ph.saddr, p->saddr, 16);
+		__builtin_memcpy(ph.daddr, p->daddr, 16);
+		ph.len = bpf_htonl(tcp_len);
+		ph.nexthdr = bpf_htonl(IPPROTO_TCP);
+		fp_ack_tcp(&h.th, h.opt, k, a);
+		sum = bpf_csum_diff(NULL, 0, (__be32 *)&ph, sizeof(ph), 0);
+		return fp_ack_store(skb, p->l3_off, &h, sizeof(h.ip), &h.th, a, sum);
+	} else {
+		struct fp_ack4 h = {};
+		struct {
+			__be32 saddr, daddr;
+			__be16 proto, len;
+		} ph = {};
+
+		h.ip.version = 4;
+		h.ip.ihl = 5;
+		h.ip.tot_len = bpf_htons(sizeof(h.ip) + tcp_len);
+		h.ip.frag_off = bpf_htons(IP_DF);
+		h.ip.ttl = 64;
+		h.ip.protocol = IPPROTO_TCP;
+		h.ip.saddr = p->saddr[3];
+		h.ip.daddr = p->daddr[3];
+		sum = bpf_csum_diff(NULL, 0, (__be32 *)&h.ip, sizeof(h.ip), 0);
+		if (sum < 0)
+			return -1;
+		h.ip.check = fp_csum_fold(sum);
+		ph.saddr = p->saddr[3];
+		ph.daddr = p->daddr[3];
+		ph.proto = bpf_htons(IPPROTO_TCP);
+		ph.len = bpf_htons(tcp_len);
+		fp_ack_tcp(&h.th, h.opt, k, a);
+		sum = bpf_csum_diff(NULL, 0, (__be32 *)&ph, sizeof(ph), 0);
+		return fp_ack_store(skb, p->l3_off, &h, sizeof(h.ip), &h.th, a, sum);
+	}
+}
+
+/* The credit's ACK for @l's flow, if it has a whole one kept: 0. */
+static __always_inline int fp_credit_ack(struct __sk_buff *skb, const struct ccs_pkt *p,
+					 const struct fp_key *k, struct fp_ledger *l)
+{
+	struct fp_ack_tpl a;
+	__u32 v = *(volatile __u32 *)&l->ack.ver;
+
+	if (!v || (v & 1))
+		return -1;
+	__builtin_memcpy(&a, &l->ack, sizeof(a));
+	if (*(volatile __u32 *)&l->ack.ver != v)
+		return -1;
+	return fp_credit_to_ack(skb, p, k, &a);
+}
+
 SEC("tc")
 int fp_sender_in(struct __sk_buff *skb)
 {
@@ -270,6 +453,10 @@ int fp_sender_in(struct __sk_buff *skb)
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
+	if (credit_ack && p.tcp) {
+		fp_note_ack(skb, &p);
+		return TC_ACT_OK;
+	}
 	len = ccs_pkt_udp(skb, &p, &c, &uh);
 	if (len == CCS_UDP_NONE || uh.source != bpf_htons(port))
 		return TC_ACT_OK;
@@ -298,6 +485,10 @@ int fp_sender_in(struct __sk_buff *skb)
 	t = fp_time_expand(now, bpf_ntohl(w.t_us));
 	fp_bank(l, &k, t, now, w.count);
 	l->last_credit_ns = now;
+	if (credit_ack && !fp_credit_ack(skb, &p, &k, l)) {
+		ccs_stat_inc(FP_STAT_CREDIT_ACKS);
+		return TC_ACT_OK;
+	}
 	return TC_ACT_SHOT;
 }
 

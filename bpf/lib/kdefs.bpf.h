@@ -38,6 +38,7 @@
 #define VLAN_HLEN    4
 
 /* include/net/ip.h, inet_ecn.h */
+#define IP_DF		 0x4000
 #define IP_MF		 0x2000
 #define IP_OFFSET	 0x1FFF
 #define INET_ECN_NOT_ECT 0
@@ -54,6 +55,8 @@
 #define TCPHDR_ACK	     0x10
 #define TCPOPT_EOL	     0
 #define TCPOPT_NOP	     1
+#define TCPOPT_TIMESTAMP     8
+#define TCPOLEN_TIMESTAMP    10
 #define TCPOPT_EXP	     254 /* RFC 6994 experiments (254 and 253) */
 #define MAX_TCP_OPTION_SPACE 40
 

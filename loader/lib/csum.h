@@ -35,18 +35,26 @@ static inline uint16_t csum_fold(uint32_t sum)
 	return htons((uint16_t)~sum);
 }
 
-/* The UDP checksum over the pseudo-header of @saddr, @daddr (@alen bytes
- * each: 4 or 16) and the datagram @udp of @len bytes; 0 for a correct one. */
-static inline uint16_t udp_csum(const void *saddr, const void *daddr, size_t alen, const void *udp,
-				size_t len)
+/* The checksum of transport @proto over the pseudo-header of @saddr,
+ * @daddr (@alen bytes each: 4 or 16) and its @len bytes at @l4; 0 for a
+ * correct one. */
+static inline uint16_t l4_csum(const void *saddr, const void *daddr, size_t alen, uint8_t proto,
+			       const void *l4, size_t len)
 {
 	uint32_t sum = 0;
 
 	sum = csum_add(sum, saddr, alen);
 	sum = csum_add(sum, daddr, alen);
-	sum += IPPROTO_UDP + (uint32_t)len;
-	sum = csum_add(sum, udp, len);
+	sum += proto + (uint32_t)len;
+	sum = csum_add(sum, l4, len);
 	return csum_fold(sum);
+}
+
+/* The UDP checksum of the datagram @udp of @len bytes (l4_csum()). */
+static inline uint16_t udp_csum(const void *saddr, const void *daddr, size_t alen, const void *udp,
+				size_t len)
+{
+	return l4_csum(saddr, daddr, alen, IPPROTO_UDP, udp, len);
 }
 
 /* What goes into the check field of the datagram @udp (its check 0 now):

@@ -4,8 +4,9 @@
  * (BPF_PROG_TEST_RUN): the receiver's reflection (IPv4, IPv6, checksums),
  * the sender's credit intake (secret, unknown flow, full ring) and data
  * tagging (scheduled under a usable credit, unscheduled without), every
- * malformed case, and a fuzz run that must not move any
- * ledger or counter it should not.
+ * malformed case, a fuzz run that must not move any ledger or counter it
+ * should not, and credit_ack: a credit becoming its flow's last pure ACK
+ * (IPv4, IPv6, checksums, which ACK is kept, no bad credit becoming one).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -159,8 +160,8 @@ static void setup(void)
 	port = (uint16_t)v;
 }
 
-/* setup() with the receiver's credit_batch at 3 */
-static void setup_batch(void)
+/* setup() with tunable @name at @value */
+static void setup_tuned(const char *name, uint64_t value)
 {
 	const struct algo *a = algo_find("bpf_flashpass");
 	struct bpf_map *ro;
@@ -172,14 +173,20 @@ static void setup_batch(void)
 	ro = obj_rodata(obj);
 	cr_assert_not_null(ro);
 	/* writable until load (libbpf: the map's mmap-ed initial value) */
-	cr_assert_eq(rodata_set(obj, (void *)bpf_map__initial_value(ro, &sz), "credit_batch", 3),
-		     0);
+	cr_assert_eq(rodata_set(obj, (void *)bpf_map__initial_value(ro, &sz), name, value), 0);
 	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
 	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
 	fd_in = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_in"));
+	fd_out = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_out"));
 	fd_ledgers = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_ledgers"));
 	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
 	port = FP_DEFAULT_PORT;
+}
+
+/* the receiver's credit_batch at 3 */
+static void setup_batch(void)
+{
+	setup_tuned("credit_batch", 3);
 }
 
 static void teardown(void)
@@ -767,4 +774,217 @@ Test(flashpass_batch, packets_without_the_secret_count_apart)
 	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_REDIRECT,
 		     "the made-up batch comes back (and its sender refuses it as forged)");
 	cr_assert_eq(out.w.secret, SECRET ^ 1);
+}
+
+/*
+ * credit_ack: the sender's ingress keeps each flow's last pure ACK and
+ * hands every credit it banked to the flow's socket as that ACK.
+ */
+static void setup_ack(void)
+{
+	setup_tuned("credit_ack", 1);
+}
+
+TestSuite(flashpass_ack, .init = setup_ack, .fini = teardown);
+
+struct ack4 {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct tcphdr tcp;
+	uint8_t opt[12];
+} __attribute__((packed));
+
+struct ack6 {
+	struct ethhdr eth;
+	struct ipv6hdr ip6;
+	struct tcphdr tcp;
+	uint8_t opt[12];
+} __attribute__((packed));
+
+#define ACK_SEQ	  0x11223344U /* the receiver's sequence number */
+#define ACK_ACK	  0xfffffff0U /* what it acknowledges: near the wrap */
+#define ACK_WIN	  0x1f5
+#define ACK_TSVAL 0xa1b2c3d4U
+#define ACK_TSECR 0x01020304U
+
+/* The receiver's pure ACK of the flow, timestamps first as Linux sends
+ * them, acknowledging @ack. */
+static void ack4(struct ack4 *p, uint32_t ack)
+{
+	struct data4 d;
+	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ACK_TSECR) };
+
+	data4(&d, 0);
+	memset(p, 0, sizeof(*p));
+	p->eth = d.eth;
+	p->ip = d.ip;
+	p->ip.saddr = htonl(A_RCV);
+	p->ip.daddr = htonl(A_SND);
+	p->ip.tot_len = htons(sizeof(*p) - sizeof(p->eth));
+	p->ip.check = 0;
+	p->ip.check = csum_fold(csum_add(0, &p->ip, sizeof(p->ip)));
+	p->tcp.source = htons(P_RCV);
+	p->tcp.dest = htons(P_SND);
+	p->tcp.seq = htonl(ACK_SEQ);
+	p->tcp.ack_seq = htonl(ack);
+	p->tcp.doff = 8;
+	p->tcp.ack = 1;
+	p->tcp.window = htons(ACK_WIN);
+	memcpy(p->opt, "\x01\x01\x08\x0a", 4);
+	memcpy(p->opt + 4, ts, 8);
+	p->tcp.check = l4_csum(&p->ip.saddr, &p->ip.daddr, 4, IPPROTO_TCP, &p->tcp,
+			       sizeof(p->tcp) + sizeof(p->opt));
+}
+
+/* @c's TCP header and options are the kept ACK's (ack4(), acknowledging
+ * @ack), in a whole, checksummed segment of the flow. */
+static void assert_is_the_ack(struct tcphdr th, const uint8_t *opt, uint32_t ack)
+{
+	const struct tcphdr *t = &th;
+	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ACK_TSECR) };
+
+	cr_assert_eq(ntohs(t->source), P_RCV, "from the flow's remote port");
+	cr_assert_eq(ntohs(t->dest), P_SND, "to its local one");
+	cr_assert_eq(ntohl(t->seq), ACK_SEQ);
+	cr_assert_eq(ntohl(t->ack_seq), ack, "acknowledging what the kept ACK did");
+	cr_assert_eq(ntohs(t->window), ACK_WIN);
+	cr_assert_eq(t->doff, 8);
+	cr_assert(t->ack && !t->syn && !t->fin && !t->rst && !t->psh && !t->urg);
+	cr_assert_arr_eq(opt, "\x01\x01\x08\x0a", 4, "NOP NOP timestamps");
+	cr_assert_arr_eq(opt + 4, ts, 8, "echoing the kept ACK's timestamps");
+}
+
+Test(flashpass_ack, a_credit_becomes_the_flows_last_pure_ack)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct ack4 a, out;
+	struct emu4 c;
+	struct run r;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT,
+		     "no ACK kept yet: the credit ends here");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 0);
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), &out, 0).ret, TC_ACT_OK, "ACKs pass");
+	cr_assert_arr_eq(&out, &a, sizeof(a), "untouched");
+	credit4(&c, t_us, SECRET);
+	c.w.seq = htonl(8);
+	r = run(fd_in, &c, sizeof(c), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK, "the credit goes up the stack");
+	cr_assert_eq(r.len, sizeof(out), "as a whole ACK: %u bytes", r.len);
+	cr_assert_arr_eq(&out.eth, &c.eth, sizeof(c.eth), "on the credit's link header");
+	cr_assert_eq(out.ip.version, 4);
+	cr_assert_eq(out.ip.ihl, 5);
+	cr_assert_eq(ntohs(out.ip.tot_len), sizeof(out) - sizeof(out.eth));
+	cr_assert_eq(out.ip.protocol, IPPROTO_TCP);
+	cr_assert_eq(out.ip.saddr, htonl(A_RCV));
+	cr_assert_eq(out.ip.daddr, htonl(A_SND));
+	cr_assert_eq(csum_fold(csum_add(0, &out.ip, sizeof(out.ip))), 0, "IP checksum valid");
+	cr_assert_eq(l4_csum(&out.ip.saddr, &out.ip.daddr, 4, IPPROTO_TCP, &out.tcp,
+			     sizeof(out.tcp) + sizeof(out.opt)),
+		     0, "TCP checksum valid");
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+	cr_assert_eq(ledger()->credits_recv, 2, "both credits banked");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 1);
+}
+
+Test(flashpass_ack, only_a_newer_pure_ack_replaces_the_kept_one)
+{
+	struct ack4 a, out;
+	struct data4 d;
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	ack4(&a, ACK_ACK - 100); /* older: reordered */
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	ack4(&a, ACK_ACK + 100); /* newer, across the wrap */
+	a.tcp.fin = 1;
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	data4(&d, 10); /* a segment with data from the receiver */
+	d.ip.saddr = htonl(A_RCV);
+	d.ip.daddr = htonl(A_SND);
+	d.tcp.source = htons(P_RCV);
+	d.tcp.dest = htons(P_SND);
+	d.tcp.ack_seq = htonl(ACK_ACK + 200);
+	cr_assert_eq(run(fd_in, &d, sizeof(d) - 990, NULL, 0).ret, TC_ACT_OK);
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+	ack4(&a, ACK_ACK + 100);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK + 100);
+}
+
+Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)
+{
+	struct ack4 a;
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	credit4(&c, 1000, SECRET ^ 1);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "forged");
+	credit4(&c, 1000, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_OK);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "replayed");
+	credit4(&c, 1000, SECRET);
+	c.udp.dest = htons(P_SND + 1);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "another flow's");
+	credit4(&c, 1000, SECRET);
+	c.w.seq = htonl(9);
+	c.udp.len = htons(sizeof(c.udp) + FP_WIRE_LEN - 1);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "cut short");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 1, "only the one good credit");
+}
+
+Test(flashpass_ack, an_ipv6_credit_becomes_an_ipv6_ack)
+{
+	const char *snd = "2001:db8::1", *rcv = "2001:db8::2";
+	struct fp_ledger l = { .secret = SECRET, .phase = FP_PHASE_CREDIT };
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct ack6 a, out;
+	struct ack4 a4;
+	struct emu6 c;
+	struct run r;
+
+	inet_pton(AF_INET6, snd, k.saddr);
+	inet_pton(AF_INET6, rcv, k.daddr);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
+	ack4(&a4, ACK_ACK);
+	memset(&a, 0, sizeof(a));
+	a.eth = a4.eth;
+	a.eth.h_proto = htons(ETH_P_IPV6);
+	a.ip6.version = 6;
+	a.ip6.payload_len = htons(sizeof(a.tcp) + sizeof(a.opt));
+	a.ip6.nexthdr = IPPROTO_TCP;
+	a.ip6.hop_limit = 64;
+	inet_pton(AF_INET6, rcv, &a.ip6.saddr);
+	inet_pton(AF_INET6, snd, &a.ip6.daddr);
+	a.tcp = a4.tcp;
+	memcpy(a.opt, a4.opt, sizeof(a.opt));
+	a.tcp.check = 0;
+	a.tcp.check = l4_csum(&a.ip6.saddr, &a.ip6.daddr, 16, IPPROTO_TCP, &a.tcp,
+			      sizeof(a.tcp) + sizeof(a.opt));
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	credit6(&c, snd, rcv, (uint32_t)(mono_ns() / 1000));
+	r = run(fd_in, &c, sizeof(c), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK);
+	cr_assert_eq(r.len, sizeof(out), "%u bytes", r.len);
+	cr_assert_eq(out.ip6.version, 6);
+	cr_assert_eq(out.ip6.nexthdr, IPPROTO_TCP);
+	cr_assert_eq(ntohs(out.ip6.payload_len), sizeof(out.tcp) + sizeof(out.opt));
+	cr_assert_arr_eq(&out.ip6.saddr, &a.ip6.saddr, 16);
+	cr_assert_arr_eq(&out.ip6.daddr, &a.ip6.daddr, 16);
+	cr_assert_eq(l4_csum(&out.ip6.saddr, &out.ip6.daddr, 16, IPPROTO_TCP, &out.tcp,
+			     sizeof(out.tcp) + sizeof(out.opt)),
+		     0, "TCP checksum valid");
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
 }

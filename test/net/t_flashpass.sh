@@ -195,6 +195,30 @@ check_range "emulation packets left to a later credit" "$batched" $((3 * refl)) 
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
+echo "credits as ACKs (credit_ack): each credit reaches its flow's socket"
+check "ccload flashpass run --set credit_ack=1 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1
+topo_switch_stats --reset >/dev/null
+transfer 5305
+check "every byte arrived intact, on $CC" \
+	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
+	"$TMP/client" "$TMP/client2"
+credits=$(fpstat credits) cacks=$(fpstat credit_acks) acks=$(fpstat acks)
+retrans=$(jq -s 'map(.retrans) | add' "$TMP/client" "$TMP/client2")
+sw_dropped=$(topo_switch_stats | jq '[.classes[].dropped] | add')
+echo "    credits $credits, as ACKs $cacks; the CC ran on $acks ACKs; retransmitted $retrans, the switch dropped $sw_dropped"
+# a credit before its flow's first pure ACK has no ACK to become
+check_range "credits that became ACKs, of those taken" \
+	"$(awk -v a="$cacks" -v c="$credits" 'BEGIN { print a / c }')" 0.99 1
+check "the kernel took them: the CC ran on each and on the real ACKs ($acks > $cacks)" \
+	[ "$acks" -gt "$cacks" ]
+# duplicate ACKs start no recovery where SACK is on (RACK): nothing is
+# resent that the switch did not drop
+check "no retransmission beyond the switch's drops ($retrans <= $sw_dropped)" \
+	[ "$retrans" -le "$sw_dropped" ]
+check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
+check "the pacer stops cleanly" stop_pacer
+
 echo "refusals"
 check_fails "flows while $CC is not attached" "is not attached" "$CCLOAD" flashpass flows
 check_fails "an unknown role" "has no TC role" "$CCLOAD" flashpass run --tc "nosuch=$SDEV@$S"
