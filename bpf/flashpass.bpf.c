@@ -203,8 +203,12 @@ static __always_inline __u32 fp_pace_bytes(const struct sock *sk)
 	return tcp_sk(sk)->mss_cache;
 }
 
+/* pace 0: no pacing under credits (with credit_ack the credits, one ACK
+ * each, clock the segments themselves) */
 static __always_inline void fp_set_pacing(struct sock *sk, __u64 rate)
 {
+	if (!pace)
+		rate = sk->sk_max_pacing_rate;
 	sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
 }
 

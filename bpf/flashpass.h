@@ -710,6 +710,9 @@ enum fp_stat {
 	  "batches so, the sender takes no larger batch (set both ends alike)")              \
 	X(credit_ack, UINT, 0, 1, 0,                                                         \
 	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
-	  "spends it when it comes, not at the next ACK (0: drop it after the ledger)")
+	  "spends it when it comes, not at the next ACK (0: drop it after the ledger)")      \
+	X(pace, UINT, 0, 1, 1,                                                               \
+	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
+	  "credit_ack the credits clock its segments)")
 
 #endif /* CCSUITE_FLASHPASS_H */

@@ -43,6 +43,7 @@ transfer() {
 	c2=$!
 	sleep 1.5
 	"$CCLOAD" -q flashpass flows --json >"$TMP/flows" 2>/dev/null
+	topo_exec s1 ss -tinH state established "( dport = :$1 )" >"$TMP/ss" 2>/dev/null
 	wait $c $c2
 	if [ ! -s "$TMP/client" ] || [ ! -s "$TMP/client2" ]; then
 		echo "    no transfer: the pacer said"
@@ -195,11 +196,14 @@ check_range "emulation packets left to a later credit" "$batched" $((3 * refl)) 
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
-echo "credits as ACKs (credit_ack): each credit reaches its flow's socket"
-check "ccload flashpass run --set credit_ack=1 starts" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1
+echo "credits as ACKs (credit_ack), unpaced (pace=0): each credit reaches its flow's socket"
+check "ccload flashpass run --set credit_ack=1 --set pace=0 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1 --set pace=0
 topo_switch_stats --reset >/dev/null
 transfer 5305
+# ss shows no pacing_rate for a socket paced at ~0 (unlimited)
+check "the flow ran unpaced, 1.5 s in ($(grep -o 'pacing_rate [^ ]*' "$TMP/ss" || echo none))" \
+	bash -c "grep -q $CC '$TMP/ss' && ! grep -q pacing_rate '$TMP/ss'"
 check "every byte arrived intact, on $CC" \
 	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
 	"$TMP/client" "$TMP/client2"
