@@ -217,11 +217,11 @@ static int id_of_name(const struct kcc *k, void *ctx)
 /* Current tunable values (the registration's, else the defaults). */
 static void list_tunables(const struct algo *a)
 {
-	uint64_t cur[64], def[64];
+	uint64_t cur[ALGO_TUNABLES_MAX], def[ALGO_TUNABLES_MAX];
 	char buf[32];
 	size_t i;
 
-	if (a->n_tunables > 64 || algo_tunables_read(a, cur, def))
+	if (a->n_tunables > ALGO_TUNABLES_MAX || algo_tunables_read(a, cur, def))
 		return;
 	for (i = 0; i < a->n_tunables; i++) {
 		const struct tunable *t = &a->tunables[i];

@@ -183,9 +183,9 @@ static void run_cleanup(const struct algo *a, struct run_state *st)
 /* The port of the registration: its tunables are fixed at its load. */
 static int fp_port(const struct algo *a, uint16_t *port)
 {
-	uint64_t cur[16], def[16];
+	uint64_t cur[ALGO_TUNABLES_MAX], def[ALGO_TUNABLES_MAX];
 
-	for (size_t i = 0; i < a->n_tunables && a->n_tunables <= 16; i++)
+	for (size_t i = 0; i < a->n_tunables && a->n_tunables <= ALGO_TUNABLES_MAX; i++)
 		if (!strcmp(a->tunables[i].name, "port")) {
 			if (algo_tunables_read(a, cur, def))
 				break;

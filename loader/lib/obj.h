@@ -22,8 +22,11 @@ int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v);
 /* Load with a clear message (and the verifier log's tail) on failure. */
 int obj_load(struct bpf_object *obj, const char *what);
 
-/* @a's tunables (a->n_tunables each): @cur as the registration pinned
- * them (the defaults when it is not attached), @def as compiled. */
+/* @a's tunables (a->n_tunables each, at most ALGO_TUNABLES_MAX): @cur as
+ * the registration pinned them (the defaults when it is not attached),
+ * @def as compiled. */
+#define ALGO_TUNABLES_MAX 64
+
 int algo_tunables_read(const struct algo *a, uint64_t *cur, uint64_t *def);
 
 #endif
