@@ -59,6 +59,8 @@ struct fp_ca {
 	__u32 spare;	    /* usable credits not spent, at the last ACK */
 	__u32 emu_pps;	    /* the pacer's emulation rate, at the last pacing window */
 	__u64 starved_ns;   /* time with data out or queued since the last credit */
+	__u32 gap_avg;	    /* pace_credits: the credits' average gap (fp_gap_avg()) */
+	__u32 gap_last;	    /* and the last stamp taken */
 };
 
 _Static_assert(sizeof(struct fp_ca) <= 13 * sizeof(__u64), "ca state too big");
@@ -179,7 +181,8 @@ struct fp_take {
 	struct fp_ring *r;
 	__u32 now_us;
 	__u32 n;
-	__u32 first, last; /* stamps of the first and last credit taken */
+	__u32 first, last;	 /* stamps of the first and last credit taken */
+	__u32 gap_avg, gap_last; /* pace_credits: fp_ca's, carried through */
 };
 
 static long fp_take_one(__u32 i, void *data)
@@ -192,6 +195,10 @@ static long fp_take_one(__u32 i, void *data)
 	if (!c->n++)
 		c->first = at;
 	c->last = at;
+	if (pace_credits) {
+		c->gap_avg = fp_gap_avg(c->gap_avg, c->gap_last, at, pace_credits);
+		c->gap_last = at;
+	}
 	return 0;
 }
 
@@ -289,8 +296,12 @@ static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *
 					    struct fp_take *take, __u64 now, __u64 rtt, __u32 bytes)
 {
 	take->r = &l->ring;
-	take->now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes)) / 1000);
+	take->now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes, lead_credits)) / 1000);
+	take->gap_avg = ca->gap_avg;
+	take->gap_last = ca->gap_last;
 	bpf_loop(FP_TAKE_MAX, fp_take_one, take, 0);
+	ca->gap_avg = take->gap_avg;
+	ca->gap_last = take->gap_last;
 	l->usable += take->n;
 }
 
@@ -315,13 +326,18 @@ static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *
 }
 
 /* Pacing: the credits' own spacing (their stamps, @take's among them),
- * over windows of at least an RTT and FP_PACE_WIN_NS, smoothed. */
+ * over windows of at least an RTT and FP_PACE_WIN_NS, smoothed; with
+ * pace_credits, their average gap at every call instead. */
 static __always_inline void fp_credit_pacing(struct sock *sk, struct fp_ca *ca,
 					     const struct fp_take *take, __u64 now, __u64 rtt,
 					     __u32 bytes)
 {
-	__u64 rate;
+	__u64 rate = pace_credits ? fp_gap_rate(ca->gap_avg, bytes) : 0;
 
+	if (rate) {
+		ca->pace_rate = rate;
+		fp_set_pacing(sk, rate + rate * pace_gain_pct / 100);
+	}
 	if (take->n) {
 		if (!ca->win_n)
 			ca->win_first = take->first;
@@ -333,7 +349,7 @@ static __always_inline void fp_credit_pacing(struct sock *sk, struct fp_ca *ca,
 	    (ca->pace_rate || ca->win_n < FP_PACE_FIRST))
 		return;
 	rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
-	if (rate) {
+	if (rate && !pace_credits) {
 		ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
 		fp_set_pacing(sk, ca->pace_rate + ca->pace_rate * pace_gain_pct / 100);
 	}

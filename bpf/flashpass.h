@@ -631,21 +631,59 @@ static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
 }
 
 /*
+ * Pacing at the spacing of the last few credits (tunable pace_credits N):
+ * a moving average of the gaps between consecutive usable stamps, each
+ * credit weighing 1/N, kept in 1/256 us.  It follows a change of the
+ * flow's credit rate within about N credits, where the windowed estimate
+ * above lags by several RTTs.  A gap that goes backwards (credits taken
+ * out of order) or spans more than FP_GAP_MAX_US (a drought, or the flow
+ * idle) is not a gap of the credit clock: it leaves the average alone.
+ */
+#define FP_GAP_SHIFT  8
+#define FP_GAP_MAX_US 100000U
+
+static inline __u32 fp_gap_avg(__u32 avg, __u32 prev_us, __u32 at_us, __u32 n)
+{
+	__u32 gap = at_us - prev_us;
+	__u64 g;
+
+	if (!prev_us || (__s32)gap < 0 || gap > FP_GAP_MAX_US)
+		return avg;
+	g = (__u64)gap << FP_GAP_SHIFT;
+	if (!avg || n <= 1)
+		return g ? (__u32)g : 1;
+	g = ((__u64)avg * (n - 1) + g) / n;
+	return g ? (__u32)g : 1; /* 0 means no average yet */
+}
+
+/* The pacing rate of a gap average (fp_gap_avg()), segments of @bytes:
+ * bytes/s; 0 without an average. */
+static inline __u64 fp_gap_rate(__u32 avg, __u32 bytes)
+{
+	if (!avg)
+		return 0;
+	return ((__u64)bytes * USEC_PER_SEC << FP_GAP_SHIFT) / avg;
+}
+
+/*
  * How far ahead of its usable time a credit may be taken.  The window
  * moves only at ACKs, and a flow with little in flight (a short RTT, or
  * one of many flows) may wait longer for its next ACK than for its next
  * credit; when in flight drains to nothing, no ACK comes at all.  A
  * credit due before the next ACK is likely to come is taken now, and
  * TCP's pacing at the credit rate sends it close to its time: the lead is
- * the time of 4 credits at @pace_Bps for segments of @bytes, at least
- * FP_LEAD_MIN_NS, at most the RTT.
+ * the time of @n credits (tunable lead_credits) at @pace_Bps for segments
+ * of @bytes, at least FP_LEAD_MIN_NS, at most the RTT; none when @n is 0
+ * (with credit_ack every credit is an ACK, so the next one comes soon).
  */
 #define FP_LEAD_MIN_NS 1000000ULL
 
-static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes)
+static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 n)
 {
-	__u64 lead = pace_Bps ? 4ULL * bytes * NSEC_PER_SEC / pace_Bps : rtt_ns;
+	__u64 lead = pace_Bps ? (__u64)n * bytes * NSEC_PER_SEC / pace_Bps : rtt_ns;
 
+	if (!n)
+		return 0;
 	if (lead < FP_LEAD_MIN_NS)
 		lead = FP_LEAD_MIN_NS;
 	return lead < rtt_ns ? lead : rtt_ns;
@@ -701,6 +739,12 @@ enum fp_stat {
 	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
 	X(burst, UINT, 1, 64, 64,                                                            \
 	  "segments sent at once under credits beyond those an ACK acknowledged")            \
+	X(pace_credits, UINT, 0, 64, 0,                                                      \
+	  "pace at the average gap of about this many last credits (0: their rate over "     \
+	  "windows of an RTT, smoothed by a quarter)")                                       \
+	X(lead_credits, UINT, 0, 64, 4,                                                      \
+	  "take a credit this many credits' time before it is usable (1 ms at least, an "    \
+	  "RTT at most; 0: only once usable)")                                               \
 	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
 	  "pace this many percent above the rate credits become usable")                     \
 	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \

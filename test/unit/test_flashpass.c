@@ -267,12 +267,14 @@ Test(fp_ring, unfilled_slot_stops_the_consumer)
 Test(fp_window, credits_are_taken_a_little_ahead)
 {
 	/* 1500-byte packets at 12 MB/s: 125 us each, 4 of them 500 us: 1 ms */
-	cr_assert_eq(fp_lead_ns(20000000, 12000000, 1500), FP_LEAD_MIN_NS, "at least 1 ms");
+	cr_assert_eq(fp_lead_ns(20000000, 12000000, 1500, 4), FP_LEAD_MIN_NS, "at least 1 ms");
 	/* at 600 kB/s (one of 20 flows): 2.5 ms each, 10 ms for 4 */
-	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500), 10000000);
-	cr_assert_eq(fp_lead_ns(4000000, 600000, 1500), 4000000, "at most an RTT");
-	cr_assert_eq(fp_lead_ns(200000, 12000000, 1500), 200000, "a short RTT bounds it");
-	cr_assert_eq(fp_lead_ns(3000000, 0, 1500), 3000000, "no rate yet: an RTT");
+	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500, 4), 10000000);
+	cr_assert_eq(fp_lead_ns(4000000, 600000, 1500, 4), 4000000, "at most an RTT");
+	cr_assert_eq(fp_lead_ns(200000, 12000000, 1500, 4), 200000, "a short RTT bounds it");
+	cr_assert_eq(fp_lead_ns(3000000, 0, 1500, 4), 3000000, "no rate yet: an RTT");
+	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500, 1), 2500000, "one credit's time");
+	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500, 0), 0, "none: only usable credits");
 }
 
 Test(fp_window, credits_open_the_window)
@@ -287,6 +289,29 @@ Test(fp_window, credits_open_the_window)
 	cr_assert_eq(fp_pacing_rate(1, 10000, 1448), 0, "one credit: no gap");
 	cr_assert_eq(fp_pacing_rate(5, 0, 1448), 0, "stamps all equal: nothing to measure");
 	cr_assert_eq(fp_pace_smooth(1000, 2000), 1250);
+}
+
+Test(fp_window, pacing_follows_the_last_credits)
+{
+	__u32 avg = 0, at = 1000, i;
+
+	cr_assert_eq(fp_gap_avg(0, 0, 1000, 8), 0, "the first credit: no gap yet");
+	avg = fp_gap_avg(0, 1000, 1130, 8);
+	cr_assert_eq(avg, 130 << FP_GAP_SHIFT, "the first gap is the average");
+	/* mss 1448 every 130 us: 11.14 MB/s */
+	cr_assert_eq(fp_gap_rate(avg, 1448), 1448ULL * 1000000 * 256 / (130 << 8));
+	/* the credit rate halves: within 3N credits the average is 95 % there */
+	for (i = 0, at = 1130; i < 24; i++, at += 260)
+		avg = fp_gap_avg(avg, at, at + 260, 8);
+	cr_assert_gt(avg, 247 << FP_GAP_SHIFT);
+	cr_assert_leq(avg, 260 << FP_GAP_SHIFT);
+	cr_assert_eq(fp_gap_avg(avg, 5000, 4990, 8), avg, "out of order: ignored");
+	cr_assert_eq(fp_gap_avg(avg, 5000, 5000 + FP_GAP_MAX_US + 1, 8), avg, "a drought: ignored");
+	cr_assert_eq(fp_gap_avg(avg, 0xfffffff0U, 0x10, 8), (avg * 7 + (0x20 << 8)) / 8,
+		     "the stamps wrap");
+	cr_assert_eq(fp_gap_avg(0, 5000, 5000, 8), 1, "equal stamps: a gap of 0, still an average");
+	cr_assert_eq(fp_gap_avg(avg, 5000, 5100, 1), 100 << FP_GAP_SHIFT, "N = 1: the last gap");
+	cr_assert_eq(fp_gap_rate(0, 1448), 0, "no average: no rate");
 }
 
 static enum fp_wire_err check(const void *p, __u32 len, enum fp_type t)
