@@ -18,11 +18,11 @@ def row: "| \(.key) | \(.value.utilization | pct) | \(.value.utilization | frame
 	"|---|---|---|---|---|---|---|",
 	(.algos | to_entries[] | row), ""),
 "## Data crash (scenario 2)", "",
-"One row per scenario (`join`: the second flow starts 1 s after the first); peaks per run, in bytes.", "",
-"| scenario | runs | peak data queue | class-0 (scheduled) peak | class-1 (unscheduled) peak | credits wasted | class-0 drops | goodput |",
-"|---|---|---|---|---|---|---|---|",
+"One row per scenario (`join`: the second flow starts 1 s after the first; `paced`: each credit an ACK, paced at the last 8 credits); peaks per run, in bytes; the join's peak from 0.9 to 1.3 s after the first queued packet.", "",
+"| scenario | runs | peak data queue | join's peak | class-0 (scheduled) peak | class-1 (unscheduled) peak | credits wasted | class-0 drops | goodput |",
+"|---|---|---|---|---|---|---|---|---|",
 (.crash | to_entries[] | .value as $c |
-	"| \(.key) | \($c.runs // 1) | \($c.peaks // [$c.max_backlog] | map(n) | join(", ")) | \($c.class0_peaks // [] | map(n) | join(", ")) | \($c.class1_peaks // [] | map(n) | join(", ")) | \($c.credits_wasted // [] | map(pct) | join(", ")) | \($c.class0_drops | n) | \($c.goodput_mbps | n) Mbit/s (spread \($c.goodput_spread_mbps | n)) |"),
+	"| \(.key) | \($c.runs // 1) | \($c.peaks // [$c.max_backlog] | map(n) | join(", ")) | \($c.join_peaks | if . == null then "-" else map(n) | join(", ") end) | \($c.class0_peaks // [] | map(n) | join(", ")) | \($c.class1_peaks // [] | map(n) | join(", ")) | \($c.credits_wasted // [] | map(pct) | join(", ")) | \($c.class0_drops | n) | \($c.goodput_mbps | n) Mbit/s (spread \($c.goodput_spread_mbps | n)) |"),
 "", "A crash would pile up about \(.crash.off.crash_estimate_bytes // .crash.on.crash_estimate_bytes // "-" | tostring) bytes (the 20 ms RTT difference at half the line rate).", "",
 "## Buffer sweep (scenario 3)", "",
 (if (.sweep | length) == 0 then "(not run)" else
