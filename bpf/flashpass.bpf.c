@@ -197,7 +197,8 @@ static long fp_take_one(__u32 i, void *data)
 	c->last = at;
 	if (pace_credits) {
 		c->gap_avg = fp_gap_avg(c->gap_avg, c->gap_last, at, pace_credits);
-		c->gap_last = at;
+		if (!c->gap_last || (__s32)(at - c->gap_last) >= 0)
+			c->gap_last = at;
 	}
 	return 0;
 }

@@ -637,7 +637,8 @@ static inline __u64 fp_pacing_rate(__u64 n, __u32 span_us, __u32 bytes)
  * flow's credit rate within about N credits, where the windowed estimate
  * above lags by several RTTs.  A gap that goes backwards (credits taken
  * out of order) or spans more than FP_GAP_MAX_US (a drought, or the flow
- * idle) is not a gap of the credit clock: it leaves the average alone.
+ * idle) is not a gap of the credit clock: it leaves the average alone
+ * (and only a stamp ahead of the last one becomes the last).
  */
 #define FP_GAP_SHIFT  8
 #define FP_GAP_MAX_US 100000U
@@ -650,8 +651,10 @@ static inline __u32 fp_gap_avg(__u32 avg, __u32 prev_us, __u32 at_us, __u32 n)
 	if (!prev_us || (__s32)gap < 0 || gap > FP_GAP_MAX_US)
 		return avg;
 	g = (__u64)gap << FP_GAP_SHIFT;
+	/* Two credits of one clump share a stamp: alone, that gap would
+	 * mean an unbounded rate, so the average starts at 1 us at least. */
 	if (!avg || n <= 1)
-		return g ? (__u32)g : 1;
+		return (__u32)(g ? g : 1U << FP_GAP_SHIFT);
 	g = ((__u64)avg * (n - 1) + g) / n;
 	return g ? (__u32)g : 1; /* 0 means no average yet */
 }
@@ -741,7 +744,7 @@ enum fp_stat {
 	  "segments sent at once under credits beyond those an ACK acknowledged")            \
 	X(pace_credits, UINT, 0, 64, 0,                                                      \
 	  "pace at the average gap of about this many last credits (0: their rate over "     \
-	  "windows of an RTT, smoothed by a quarter)")                                       \
+	  "windows of an RTT and 4 ms at least, smoothed by a quarter; pace=0 overrides)")   \
 	X(lead_credits, UINT, 0, 64, 4,                                                      \
 	  "take a credit this many credits' time before it is usable (1 ms at least, an "    \
 	  "RTT at most; 0: only once usable)")                                               \

@@ -54,12 +54,6 @@ cc_map_id() { "$CCLOAD" -q list | awk -v n="$1" '$1 == n { getline; if ($1 == "r
 
 jfield() { jq -r "$2" <<<"$1"; }
 
-# bps_of RATE: a rate as ss prints it (900bps, 44.6Mbps, 1.2Gbps), in bit/s.
-bps_of() {
-	awk -v r="$1" 'BEGIN { m = 1; if (r ~ /Kbps$/) m = 1e3; else if (r ~ /Mbps$/) m = 1e6;
-		else if (r ~ /Gbps$/) m = 1e9; print (r + 0) * m }'
-}
-
 # descendant PID NAME: PID, or the first of its descendants, whose command
 # is NAME: a process this test started, where a search by name would also
 # find other runs' (ip netns exec shares the host's PID namespace).

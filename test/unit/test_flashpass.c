@@ -309,7 +309,10 @@ Test(fp_window, pacing_follows_the_last_credits)
 	cr_assert_eq(fp_gap_avg(avg, 5000, 5000 + FP_GAP_MAX_US + 1, 8), avg, "a drought: ignored");
 	cr_assert_eq(fp_gap_avg(avg, 0xfffffff0U, 0x10, 8), (avg * 7 + (0x20 << 8)) / 8,
 		     "the stamps wrap");
-	cr_assert_eq(fp_gap_avg(0, 5000, 5000, 8), 1, "equal stamps: a gap of 0, still an average");
+	cr_assert_eq(fp_gap_avg(0, 5000, 5000, 8), 1 << FP_GAP_SHIFT,
+		     "equal stamps first: 1 us, not an unbounded rate");
+	cr_assert_eq(fp_gap_avg(0, 5000, 5000, 1), 1 << FP_GAP_SHIFT, "N = 1 alike");
+	cr_assert_eq(fp_gap_avg(256, 5000, 5000, 8), 224, "within an average a 0 gap counts");
 	cr_assert_eq(fp_gap_avg(avg, 5000, 5100, 1), 100 << FP_GAP_SHIFT, "N = 1: the last gap");
 	cr_assert_eq(fp_gap_rate(0, 1448), 0, "no average: no rate");
 }
