@@ -527,7 +527,10 @@ topo_flashpass_run() {
 	for n in $3; do
 		for dev in $(topo_ports "$n"); do args+=(--tc "flashpass-receiver=$dev@$(topo_ns "$n")"); done
 	done
-	"$CCLOAD" flashpass run "${args[@]}" "${@:4}" >"$log" 2>&1 &
+	# emptied here, not by the background job's redirection: the wait
+	# below would otherwise find an earlier run's "pacer running"
+	: >"$log"
+	"$CCLOAD" flashpass run "${args[@]}" "${@:4}" >>"$log" 2>&1 &
 	TOPO_FP_PID=$!
 	TOPO_PIDS+=("$TOPO_FP_PID")
 	for ((i = 0; i < 100; i++)); do
