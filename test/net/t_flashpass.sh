@@ -14,7 +14,8 @@ source "$TOPO_ROOT/bench/lib/sample.sh" # trace_unsupported
 
 # Under TCG emulation (test/vm/run) the guest carries a tenth of the rate.
 RATE=100mbit SECS=4
-[ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
+PACED_SECS=5
+[ -z "${CCSUITE_VM:-}" ] || RATE=10mbit PACED_SECS=12
 CC=bpf_flashpass
 TMP=$(mktemp -d)
 
@@ -58,6 +59,14 @@ transfer() {
 }
 
 fpstat() { ccstat $CC "$1"; }
+# the senders' tail loss probes so far (TCPLossProbes of s1's and s2's namespaces)
+loss_probes() {
+	local n t=0
+	for n in s1 s2; do
+		t=$((t + $(topo_exec $n nstat -az TcpExtTCPLossProbes | awk '/TCPLossProbes/ { print $2 }')))
+	done
+	echo $t
+}
 
 echo "the credit loop"
 check "ccload flashpass run starts (attaching $CC and three roles)" \
@@ -205,6 +214,7 @@ echo "credits as ACKs (credit_ack), unpaced (pace=0): each credit reaches its fl
 check "ccload flashpass run --set credit_ack=1 --set pace=0 starts" \
 	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1 --set pace=0
 topo_switch_stats --reset >/dev/null
+probes0=$(loss_probes)
 transfer 5305
 # ss shows no pacing_rate for a socket paced at ~0 (unlimited)
 check "the flow ran unpaced, 1.5 s in ($(grep -o 'pacing_rate [^ ]*' "$TMP/ss" || echo none))" \
@@ -215,16 +225,22 @@ check "every byte arrived intact, on $CC" \
 credits=$(fpstat credits) cacks=$(fpstat credit_acks) acks=$(fpstat acks)
 retrans=$(jq -s 'map(.retrans) | add' "$TMP/client" "$TMP/client2")
 sw_dropped=$(topo_switch_stats | jq '[.classes[].dropped] | add')
-echo "    credits $credits, as ACKs $cacks; the CC ran on $acks ACKs; retransmitted $retrans, the switch dropped $sw_dropped"
+probes=$(($(loss_probes) - probes0))
+echo "    credits $credits, as ACKs $cacks; the CC ran on $acks ACKs; retransmitted $retrans," \
+	"the switch dropped $sw_dropped, tail loss probes $probes"
 # a credit before its flow's first pure ACK has no ACK to become
 check_range "credits that became ACKs, of those taken" \
 	"$(awk -v a="$cacks" -v c="$credits" 'BEGIN { print a / c }')" 0.99 1
 check "the kernel took them: the CC ran on each and on the real ACKs ($acks > $cacks)" \
 	[ "$acks" -gt "$cacks" ]
 # duplicate ACKs start no recovery where SACK is on (RACK): nothing is
-# resent that the switch did not drop
-check "no retransmission beyond the switch's drops ($retrans <= $sw_dropped)" \
-	[ "$retrans" -le "$sw_dropped" ]
+# resent that the switch did not drop but a tail loss probe (a segment
+# resent when no ACK came for about two RTTs; none in 4 runs, and in one
+# run of 10 before the probes were counted 39 were resent for 38 drops,
+# not traced).  Recovery at the credits' duplicate ACKs would resend
+# hundreds.
+check "no retransmission beyond the switch's drops and loss probes ($retrans <= $sw_dropped + $probes)" \
+	[ "$retrans" -le $((sw_dropped + probes)) ]
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
@@ -232,7 +248,10 @@ echo "credits as ACKs, paced at the last credits (pace_credits): the flow follow
 check "ccload flashpass run --set credit_ack=1 --set pace_credits=8 starts" \
 	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1 \
 	--set pace_credits=8
-transfer 5306 "$CC" 20
+# 20 ss samples need 3.5 s of transfer after the 1.5 s start on the host
+# (12-17 in 2.5 s, 7 runs); under TCG one ss takes 0.5-0.8 s: 3-5 in
+# 2.5 s, 18-20 in 10.5 s (4 VM runs each).
+SECS=$PACED_SECS transfer 5306 "$CC" 20
 check "every byte arrived intact, on $CC" \
 	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
 	"$TMP/client" "$TMP/client2"
