@@ -113,7 +113,9 @@ done
 s_bytes=$((2 * S_BYTES))
 l_bytes=$(jq -n --argjson a "$(rx "$TMP/tables-s0" "$TASK_L")" --argjson b "$(rx "$TMP/tables-s1" "$TASK_L")" '$b.bytes - $a.bytes')
 share=$(awk -v s="$s_bytes" -v l="$l_bytes" 'BEGIN { printf "%.3f", s / (s + l) }')
-echo "    S sent $s_bytes bytes, L $l_bytes, in $(awk -v a="$t_s0" -v b="$t_s1" 'BEGIN { printf "%.2f", b - a }') s"
+echo "    S sent $s_bytes bytes, L $l_bytes, in $(awk -v a="$t_s0" -v b="$t_s1" 'BEGIN { printf "%.2f", b - a }') s;" \
+	"S's flows took $(jq -s -r 'map(.secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s;" \
+	"retransmitted: S $(jq -s 'map(.retrans) | add' "$TMP/S1" "$TMP/S2"), L $(jq -s 'map(.retrans) | add' "$TMP/L1" "$TMP/L2")"
 check_range "S's share of the link while both run (2 of 4 flows; fair = 0.5)" "$share" 0.55 1
 
 echo "the switch"
