@@ -55,11 +55,18 @@ done
 sleep $S_START
 "$CCLOAD" task list --json >"$TMP/tables-s0"
 t_s0=$(date +%s.%N)
-spids=()
-for i in 1 2; do
-	in_cg s2 "$TCPXFER" client -c "$IP_D" -p 5801 -C bpf_tldct -T $TASK_S -b $S_BYTES >"$TMP/S$i" &
-	spids+=($!)
-done
+# S's end is read the moment its flows end, by a waiter of their own: the
+# steps below run meanwhile, and L's bytes counted until they were done
+# would be L's bytes after S too.
+(
+	for i in 1 2; do
+		in_cg s2 "$TCPXFER" client -c "$IP_D" -p 5801 -C bpf_tldct -T $TASK_S -b $S_BYTES >"$TMP/S$i" &
+	done
+	wait
+	date +%s.%N >"$TMP/t_s1"
+	"$CCLOAD" task list --json >"$TMP/tables-s1"
+) &
+swait=$!
 # both of S's flows at the receiver (at once here; seconds under emulation)
 for ((t = 0; t < 50; t++)); do
 	"$CCLOAD" task list --json >"$TMP/tables-mid"
@@ -74,12 +81,11 @@ done
 sleep 0.2
 topo_switch_stats --reset >/dev/null
 # what an S sender holds from the receiver (its tcpxfer's socket)
-spid=$(descendant "${spids[0]}" tcpxfer)
+spid=$(descendant "$swait" tcpxfer)
 sfd=$(find "/proc/$spid/fd" -lname 'socket:*' -printf '%f\n' 2>/dev/null | head -1)
 "$CCLOAD" task get "$spid" "$sfd" >"$TMP/sget" 2>&1
-wait "${spids[@]}"
-t_s1=$(date +%s.%N)
-"$CCLOAD" task list --json >"$TMP/tables-s1"
+wait "$swait"
+t_s1=$(cat "$TMP/t_s1")
 wait
 sleep 0.3
 topo_switch_stats >"$TMP/sw"
@@ -114,7 +120,8 @@ s_bytes=$((2 * S_BYTES))
 l_bytes=$(jq -n --argjson a "$(rx "$TMP/tables-s0" "$TASK_L")" --argjson b "$(rx "$TMP/tables-s1" "$TASK_L")" '$b.bytes - $a.bytes')
 share=$(awk -v s="$s_bytes" -v l="$l_bytes" 'BEGIN { printf "%.3f", s / (s + l) }')
 echo "    S sent $s_bytes bytes, L $l_bytes, in $(awk -v a="$t_s0" -v b="$t_s1" 'BEGIN { printf "%.2f", b - a }') s;" \
-	"S's flows took $(jq -s -r 'map(.secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s;" \
+	"S's flows took $(jq -s -r 'map(.secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s" \
+	"after handshakes of $(jq -s -r 'map(.connect_secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s;" \
 	"retransmitted: S $(jq -s 'map(.retrans) | add' "$TMP/S1" "$TMP/S2"), L $(jq -s 'map(.retrans) | add' "$TMP/L1" "$TMP/L2")"
 check_range "S's share of the link while both run (2 of 4 flows; fair = 0.5)" "$share" 0.55 1
 
