@@ -47,7 +47,7 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
 TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost \
-	     $(BUILD)/units
+	     $(BUILD)/units $(BUILD)/delayline
 # bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
 # and the suite algorithms built from their own source with -DCCS_TWIN
 SELF_TWINS := bbr tldct
@@ -176,6 +176,10 @@ $(BUILD)/units: bench/units.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+
+# the test network's delay line (test/net/topo.sh, backend "tap")
+$(BUILD)/delayline: bench/delayline.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
 $(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/lib/util.h loader/task_api.h \

@@ -102,10 +102,11 @@ delays=0
 buffer=100kb
 CONF
 check_fails "more than the machine carries" "refused: .* carries" "$RUN" "$TMP/fast.conf"
-if [ "$TOPO_DELAY" = vde ] || [ "$(topo_delay_backend)" = vde ]; then
-	sed -i 's/rate=2gbit/rate=500mbit/; s/delays=0/delays=10/' "$TMP/fast.conf"
-	check_fails "delay above 100 Mbit/s on VDE" "refused: .*wirefilter" "$RUN" "$TMP/fast.conf"
-fi
+sed -i 's/rate=2gbit/rate=800mbit/; s/delays=0/delays=10/' "$TMP/fast.conf"
+case ${TOPO_DELAY:-$(topo_delay_backend)} in
+vde) check_fails "delay above 100 Mbit/s on VDE" "refused: .*wirefilter" "$RUN" "$TMP/fast.conf" ;;
+tap) check_fails "delay above 500 Mbit/s on the tap backend" "refused: .*delay line" "$RUN" "$TMP/fast.conf" ;;
+esac
 check_fails "unknown scenario" "no scenario" "$RUN" nosuch
 check "nothing left by the refusals" bash -c "! ip netns list | grep -q '^ccs'"
 
@@ -121,7 +122,8 @@ kill -INT $pid
 wait $pid
 sleep 0.5
 check "no namespace of it left" bash -c "! ip netns list | grep -q '^ccs${pid}x'"
-check "no VDE process of it left" bash -c "! pgrep -f '[/]run/ccsuite/topo/ccs${pid}x' >/dev/null"
+check "no delay process of it left (delayline, VDE)" \
+	bash -c "! pgrep -f '[/]run/ccsuite/topo/ccs${pid}x|[c]cs${pid}x[0-9]*-' >/dev/null"
 check "no run directory left" bash -c "! ls -d /run/ccsuite/topo/ccs${pid}x* 2>/dev/null"
 check "bpf_dctcp it attached is detached" bash -c "! grep -qw bpf_dctcp /proc/sys/net/ipv4/tcp_available_congestion_control"
 left=$(run_procs "ccs${pid}x" | tr '\n' ' ')

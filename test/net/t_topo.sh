@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 
 topo_init
 echo "delay backend: $TOPO_DELAY"
-check "a delay backend was chosen" bash -c "[ '$TOPO_DELAY' = netem ] || [ '$TOPO_DELAY' = vde ]"
+check "a delay backend was chosen" bash -c "[ '$TOPO_DELAY' = netem ] || [ '$TOPO_DELAY' = tap ] || [ '$TOPO_DELAY' = vde ]"
 
 # rtt_check DESC NODE DST EXPECTED_MS [ping args]: the minimum of 10 pings
 # (after one for ARP) within [-1, +SLACK x RTT_LINKS] ms of the configured
@@ -112,7 +112,8 @@ rtt_check "shared two-path: c" c "$IP_B" 6
 id=$TOPO_ID
 topo_cleanup
 check "cleanup: no namespace of the run left" bash -c "! ip netns list | grep -q '^$id-'"
-check "cleanup: no VDE process of the run left" bash -c "! pgrep -f '[/]run/ccsuite/topo/$id/' >/dev/null"
+check "cleanup: no delay process of the run left (delayline, VDE)" \
+	bash -c "! pgrep -f '[/]run/ccsuite/topo/$id/|[c]${id#c}-' >/dev/null"
 check "cleanup: run directory removed" test ! -e "/run/ccsuite/topo/$id"
 
 echo "a script's own EXIT trap, set before topo_init, still runs (after topo_cleanup)"

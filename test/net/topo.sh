@@ -5,11 +5,16 @@
 # has propagation delay, a delay backend:
 #   netem  veth + netem on each end's egress (kernels that have netem; the
 #          standard method, as Mininet uses)
+#   tap    a tap device in each namespace, joined by build/delayline, one
+#          process that holds each frame for its direction's delay
+#          (bench/delayline.c; kernels without netem, as this one): a read
+#          and a write a frame, nanosecond timeouts
 #   vde    two tap devices (one per namespace) on two vde_switch processes
-#          joined by VDE wirefilter (kernels without netem, as this one);
-#          1 ms clock resolution: delay only, rate and buffer stay in tbf
-# The backend is chosen once per run (netem when the kernel has it), can be
-# forced with TOPO_DELAY=netem|vde, and is in $TOPO_DELAY for results.
+#          joined by VDE wirefilter: three processes a link, 1 ms clock
+#          resolution (frames leave in 1 ms clumps)
+# Delay only, in every backend: rate and buffer stay in tbf.  The backend
+# is chosen once per run (netem when the kernel has it, else tap), can be
+# forced with TOPO_DELAY=netem|tap|vde, and is in $TOPO_DELAY for results.
 #
 # A bottleneck is a router port whose egress has ccsuite's switch program
 # (ECN marking at K, drops above the buffer or a class limit, judged on the
@@ -74,6 +79,10 @@
 TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
 TOPO_UNITS=${TOPO_UNITS:-$TOPO_ROOT/build/units}
+TOPO_DELAYLINE=${TOPO_DELAYLINE:-$TOPO_ROOT/build/delayline}
+# the delay lines' SCHED_FIFO priority (empty: none), above the FlashPass
+# pacer's 10: a frame leaves on time however busy the hosts keep the CPUs
+TOPO_DELAY_RT=${TOPO_DELAY_RT-20}
 TOPO_RUNS=/run/ccsuite/topo
 TOPO_NODES=()
 TOPO_PIDS=()
@@ -198,14 +207,14 @@ _topo_has_netem() {
 	return $rc
 }
 
-# The backend: TOPO_DELAY if set, else netem if this kernel has it, else vde.
+# The backend: TOPO_DELAY if set, else netem if this kernel has it, else tap.
 topo_delay_backend() {
 	if [ -n "${TOPO_DELAY:-}" ]; then
 		echo "$TOPO_DELAY"
 	elif _topo_has_netem; then
 		echo netem
 	else
-		echo vde
+		echo tap
 	fi
 }
 
@@ -213,8 +222,8 @@ topo_init() {
 	local forced=${TOPO_DELAY:-}
 	TOPO_DELAY=$(topo_delay_backend)
 	case $TOPO_DELAY in
-	netem | vde) ;;
-	*) echo "topo: unknown delay backend '$TOPO_DELAY' (netem or vde)" >&2; return 1 ;;
+	netem | tap | vde) ;;
+	*) echo "topo: unknown delay backend '$TOPO_DELAY' (netem, tap or vde)" >&2; return 1 ;;
 	esac
 	# A forced netem the kernel lacks would give links without delay.
 	if [ "$forced" = netem ] && ! _topo_has_netem; then
@@ -223,6 +232,10 @@ topo_init() {
 	fi
 	if [ "$TOPO_DELAY" = vde ] && ! command -v wirefilter >/dev/null; then
 		echo "topo: the vde delay backend needs vde2 (make deps)" >&2
+		return 1
+	fi
+	if [ "$TOPO_DELAY" = tap ] && [ ! -x "$TOPO_DELAYLINE" ]; then
+		echo "topo: the tap delay backend needs $TOPO_DELAYLINE: build first (make)" >&2
 		return 1
 	fi
 	topo_units size 0 >/dev/null || return 1
@@ -271,12 +284,12 @@ topo_node() {
 	ns=$(topo_ns "$1")
 	_topo_parent || return 1
 	if [ "$TOPO_EHASH" != 0 ]; then
-		nsenter --net="/run/netns/$TOPO_PARENT" ip netns add "$ns"
+		nsenter --net="/run/netns/$TOPO_PARENT" ip netns add "$ns" || return 1
 		ip netns exec "$ns" sysctl -qw \
 			net.ipv4.tcp_max_syn_backlog="$(sysctl -n net.ipv4.tcp_max_syn_backlog)" \
 			net.ipv4.tcp_max_tw_buckets="$(sysctl -n net.ipv4.tcp_max_tw_buckets)"
 	else
-		ip netns add "$ns"
+		ip netns add "$ns" || return 1
 	fi
 	TOPO_NODES+=("$1")
 	ip -n "$ns" link set lo up
@@ -327,6 +340,29 @@ _topo_port_up() {
 		echo "topo: cannot turn segmentation offloads off on $dev in $ns" >&2
 		return 1
 	fi
+}
+
+# A tap in each namespace, joined by build/delayline.  It runs as a child
+# of this shell; its pid is recorded as a wirefilter's is (topo_link_stall
+# stops it the same way).
+_topo_tap_pair() {
+	local a=$1 b=$2 ifa=$3 ifb=$4 dab=$5 dba=$6 loss=${7:-0} dl i
+	mkdir -p "$TOPO_RUN"
+	"$TOPO_DELAYLINE" -d "$dab" -D "$dba" -l "$loss" ${TOPO_DELAY_RT:+-r "$TOPO_DELAY_RT"} \
+		"$(topo_ns "$a"):$ifa" "$(topo_ns "$b"):$ifb" \
+		</dev/null >/dev/null 2>"$TOPO_RUN/delayline$TOPO_LINKS.log" &
+	dl=$!
+	TOPO_PIDS+=("$dl")
+	_topo_pid_id $dl >"$TOPO_RUN/wf$TOPO_LINKS.pid"
+	for i in $(seq 50); do
+		ip -n "$(topo_ns "$a")" link show "$ifa" >/dev/null 2>&1 &&
+			ip -n "$(topo_ns "$b")" link show "$ifb" >/dev/null 2>&1 && return 0
+		kill -0 $dl 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "topo: delayline for link $TOPO_LINKS ($a - $b) did not start:" \
+		"$(cat "$TOPO_RUN/delayline$TOPO_LINKS.log")" >&2
+	return 1
 }
 
 # A vde_switch directory with a plug connected: a data socket beside ctl.
@@ -386,12 +422,12 @@ _topo_vde_pair() {
 
 # topo_link_stall SECS LINK...: hold every packet on links LINK... (numbers
 # in the order topo_link made them) for SECS, then let them all go: their
-# wirefilters stop (SIGSTOP) and go on.  The VDE backend only: 1 on netem,
-# whose queue cannot be paused.
+# delaylines or wirefilters stop (SIGSTOP) and go on.  1 on netem, whose
+# queue cannot be paused.
 topo_link_stall() {
 	local secs=$1 l f=()
 	shift
-	[ "$TOPO_DELAY" = vde ] || return 1
+	[ "$TOPO_DELAY" = tap ] || [ "$TOPO_DELAY" = vde ] || return 1
 	for l in "$@"; do f+=("$TOPO_RUN/wf$l.pid"); done
 	_topo_kill_recorded STOP "${f[@]}"
 	sleep "$secs"
@@ -428,6 +464,8 @@ topo_link() {
 		# shellcheck disable=SC2086 # nloss: words
 		tc -n "$(topo_ns "$a")" qdisc add dev "$LINK_IF_A" root netem delay "${dab}ms" limit 100000 $nloss
 		tc -n "$(topo_ns "$b")" qdisc add dev "$LINK_IF_B" root netem delay "${dba}ms" limit 100000
+	elif [ "$TOPO_DELAY" = tap ]; then
+		_topo_tap_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" "$dab" "$dba" "$loss" || return 1
 	else
 		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
 			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")" "$loss"
