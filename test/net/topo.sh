@@ -468,7 +468,7 @@ topo_link() {
 		_topo_tap_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" "$dab" "$dba" "$loss" || return 1
 	else
 		_topo_vde_pair "$a" "$b" "$LINK_IF_A" "$LINK_IF_B" \
-			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")" "$loss"
+			"$(_topo_fmt_ms "$dab")" "$(_topo_fmt_ms "$dba")" "$loss" || return 1
 	fi
 	_topo_port_up "$(topo_ns "$a")" "$LINK_IF_A" "$LINK_IP_A" "$LINK_IP6_A" || return 1
 	_topo_port_up "$(topo_ns "$b")" "$LINK_IF_B" "$LINK_IP_B" "$LINK_IP6_B"
@@ -632,21 +632,21 @@ topo_dumbbell() {
 	local -a dl ac
 	IFS=, read -r -a dl <<<"$delays"
 	IFS=, read -r -a ac <<<"$access"
-	topo_node r
-	topo_node d
-	topo_link r d
+	topo_node r || return 1
+	topo_node d || return 1
+	topo_link r d || return 1
 	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
 	_topo_ip D "$LINK_IP_B" "$LINK_IP6_B"
 	_topo_default d "$LINK_IP_A" "$LINK_IP6_A"
 	for ((i = 1; i <= n; i++)); do
 		d=${dl[i - 1]:-${dl[0]:-0}}
 		a=${ac[i - 1]:-}
-		topo_node "s$i"
+		topo_node "s$i" || return 1
 		if [[ $d == r* ]]; then
-			_topo_return_link "s$i" r "${d#r}"
+			_topo_return_link "s$i" r "${d#r}" || return 1
 		else
 			# "F:R": F ms towards the router, R ms back (per direction)
-			topo_link "s$i" r "${d%%:*}" "${d##*:}"
+			topo_link "s$i" r "${d%%:*}" "${d##*:}" || return 1
 		fi
 		_topo_default "s$i" "$LINK_IP_B" "$LINK_IP6_B"
 		[ -n "$a" ] && [ "$a" != 0 ] && topo_shape "s$i" "$LINK_IF_A" "$a"
@@ -662,10 +662,10 @@ topo_dumbbell() {
 # Leaves LINK_* as the first link's.
 _topo_return_link() {
 	local a=$1 b=$2 r=$3 ip_a if_a ip_b if_b ip6_a ip6_b
-	topo_link "$a" "$b"
+	topo_link "$a" "$b" || return 1
 	ip_a=$LINK_IP_A if_a=$LINK_IF_A ip_b=$LINK_IP_B if_b=$LINK_IF_B
 	ip6_a=$LINK_IP6_A ip6_b=$LINK_IP6_B
-	topo_link "$a" "$b" 0 "$r"
+	topo_link "$a" "$b" 0 "$r" || return 1
 	topo_exec "$b" ip route replace "$ip_a/32" via "$LINK_IP_A" dev "$LINK_IF_B"
 	[ -z "$ip6_a" ] ||
 		topo_exec "$b" ip -6 route replace "$ip6_a/128" via "$LINK_IP6_A" dev "$LINK_IF_B"
@@ -675,17 +675,17 @@ _topo_return_link() {
 
 topo_parking_lot() {
 	local rate=$1 buffer=$2 k=$3 d=$4 r12a r12b r23a r23b
-	topo_node r1; topo_node r2; topo_node r3
-	topo_link r1 r2 "$d" "$d"; r12a=$LINK_IP_A; r12b=$LINK_IP_B
+	topo_node r1 || return 1; topo_node r2 || return 1; topo_node r3 || return 1
+	topo_link r1 r2 "$d" "$d" || return 1; r12a=$LINK_IP_A; r12b=$LINK_IP_B
 	topo_bottleneck r1 "$LINK_IF_A" "$rate" "$buffer" "$k"
-	topo_link r2 r3 "$d" "$d"; r23a=$LINK_IP_A; r23b=$LINK_IP_B
+	topo_link r2 r3 "$d" "$d" || return 1; r23a=$LINK_IP_A; r23b=$LINK_IP_B
 	topo_bottleneck r2 "$LINK_IF_A" "$rate" "$buffer" "$k"
 	local h r gw
 	for h in l:r1 c1:r1 x1:r2 c2:r2 ld:r3 x2:r3; do
 		r=${h#*:}
 		h=${h%%:*}
-		topo_node "$h"
-		topo_link "$h" "$r"
+		topo_node "$h" || return 1
+		topo_link "$h" "$r" || return 1
 		topo_exec "$h" ip route add default via "$LINK_IP_B"
 		_topo_ip "${h^^}" "$LINK_IP_A"
 	done
@@ -710,7 +710,7 @@ topo_wan3() {
 	for st in 12 23 13; do
 		s=${st:0:1} t=${st:1:1}
 		d=$(awk -v d="${dl[$st]}" -v f="$scale" 'BEGIN { print d * f }')
-		topo_link "b$s" "b$t" "$d" "$d"
+		topo_link "b$s" "b$t" "$d" "$d" || return 1
 		topo_bottleneck "b$s" "$LINK_IF_A" "$rate" "$buffer" "$k"
 		topo_bottleneck "b$t" "$LINK_IF_B" "$rate" "$buffer" "$k"
 		gw[$s$t]=$LINK_IP_B
@@ -718,7 +718,7 @@ topo_wan3() {
 	done
 	for s in 1 2 3; do
 		for ((i = 1; i <= hosts; i++)); do
-			topo_node "h${s}_$i"
+			topo_node "h${s}_$i" || return 1
 			TOPO_NET="10.10$s.$i" topo_link "h${s}_$i" "b$s"
 			topo_exec "h${s}_$i" ip route add default via "$LINK_IP_B"
 			_topo_ip "H${s}_$i" "$LINK_IP_A"
@@ -740,14 +740,14 @@ topo_wan3() {
 # bursts do not land in the queue).
 topo_two_path() {
 	local rate=$1 buffer=$2 k=$3 d1=$4 d2=$5 rate2=${6:-$1} loss=${7:-0} wired=${8:-0} p
-	topo_node a; topo_node b
+	topo_node a || return 1; topo_node b || return 1
 	for p in 1 2; do
 		local d=$d1 r=$rate
 		[ $p = 2 ] && d=$d2 r=$rate2
-		topo_node "r$p"
-		topo_link a "r$p" "$d" "$d" "$loss"
+		topo_node "r$p" || return 1
+		topo_link a "r$p" "$d" "$d" "$loss" || return 1
 		local aip=$LINK_IP_A rip=$LINK_IP_B
-		topo_link "r$p" b 0 $((2 * wired))
+		topo_link "r$p" b 0 $((2 * wired)) || return 1
 		topo_bottleneck "r$p" "$LINK_IF_A" "$r" "$buffer" "$k"
 		topo_exec b ip route add "${aip%.*}.0/24" via "$LINK_IP_A"
 		topo_exec "r$p" ip route add default via "$LINK_IP_B"
@@ -766,18 +766,18 @@ topo_two_path() {
 # way of a wired link r - b, all of it on the way back, as topo_two_path).
 topo_shared_two_path() {
 	local rate=$1 buffer=$2 k=$3 d=$4 loss=${5:-0} wired=${6:-0} p
-	topo_node a; topo_node b; topo_node c; topo_node r
+	topo_node a || return 1; topo_node b || return 1; topo_node c || return 1; topo_node r || return 1
 	for p in 1 2; do
-		topo_link a r "$d" "$d" "$loss"
+		topo_link a r "$d" "$d" "$loss" || return 1
 		_topo_ip "A$p" "$LINK_IP_A"
 		topo_exec a ip rule add from "$LINK_IP_A" table $((100 + p))
 		topo_exec a ip route add default via "$LINK_IP_B" table $((100 + p))
 	done
 	topo_exec a ip route add default via "${IP_A1%.*}.2"
-	topo_link c r "$d" "$d" "$loss"
+	topo_link c r "$d" "$d" "$loss" || return 1
 	_topo_ip C "$LINK_IP_A"
 	topo_exec c ip route add default via "$LINK_IP_B"
-	topo_link r b 0 $((2 * wired))
+	topo_link r b 0 $((2 * wired)) || return 1
 	topo_bottleneck r "$LINK_IF_A" "$rate" "$buffer" "$k"
 	_topo_ip B "$LINK_IP_B"
 	topo_exec b ip route add default via "$LINK_IP_A"
