@@ -320,6 +320,8 @@ static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *
 	if (waste) {
 		l->idle_wasted += waste;
 		ccs_stat_add(FP_STAT_CREDITS_WASTED, waste);
+		if (l->demand_segs)
+			ccs_stat_add(FP_STAT_CREDITS_OVER_BANK, waste);
 		spare -= waste;
 	}
 	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst);

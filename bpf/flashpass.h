@@ -701,7 +701,8 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                         \
 	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                  \
 	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                              \
-	  "credits usable while the flow had nothing to send, or refused by a full ring")          \
+	  "credits not spent: usable while the flow had nothing to send, beyond bank_max, or "     \
+	  "refused by a full ring")                                                                \
 	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped") \
 	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                \
 	  "sender: credits with the wrong secret, dropped")                                        \
@@ -717,7 +718,9 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, BATCHED, batched, COUNTER,                                                            \
 	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")       \
 	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                    \
-	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")
+	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")   \
+	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                        \
+	  "of credits_wasted, those a flow with data to send held beyond bank_max")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,
