@@ -10,17 +10,18 @@
  * delay and writes it to the other; PCT_AB percent of A's frames are lost
  * at random.  Why not VDE's wirefilter: a VDE link is three processes (a
  * switch at each end, the filter between) and six socket hops a frame,
- * which on two cores with 20 delayed links took a whole core; and its
+ * which with 20 delayed links took a whole core of two here; and its
  * clock ticks in milliseconds, so frames leave in 1 ms clumps.  Here a
  * frame costs a read and a write, and leaves at its own time (a
  * nanosecond timeout, 1 us of timer slack).  A constant delay keeps the
  * order, so each direction is a FIFO ring of SLOTS frames (default 8192;
- * a full ring drops, counted).  -r: at SCHED_FIFO priority PRIO, so that
- * a frame leaves on time however busy the hosts' processes keep the CPUs
- * (a link is not a process of its hosts; it costs a read and a write a
- * frame, so it takes little from them).  Runs until SIGTERM or SIGINT, then prints
- * its counts on stderr; SIGSTOP holds every frame (the taps' own queues
- * fill, then drop) until SIGCONT.
+ * a full ring drops, counted).
+ *
+ * -r: SCHED_FIFO at priority PRIO, so that a frame leaves on time however
+ * busy the hosts' processes keep the CPUs: a link is not a process of its
+ * hosts, and at a read and a write a frame it takes little from them.
+ * Runs until SIGTERM or SIGINT, then prints its counts on stderr; SIGSTOP
+ * holds every frame (the taps' own queues fill, then drop) until SIGCONT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +61,8 @@ struct dir {
 	uint64_t delay_ns;
 	uint32_t loss; /* of 2^32 */
 	struct slot *ring;
-	uint32_t n, head, tail; /* slots; next to write out; next free */
+	uint32_t n;	     /* slots */
+	uint64_t head, tail; /* the next to write out; the next free */
 	uint64_t frames, lost, full, write_err;
 };
 
@@ -326,7 +328,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"delayline: %s -> %s: %" PRIu64 " frames, %" PRIu64
 			" lost at random, %" PRIu64 " dropped (ring full), %" PRIu64
-			" not written, %u still held\n",
+			" not written, %" PRIu64 " still held\n",
 			ifname[i], ifname[!i], d[i].frames, d[i].lost, d[i].full, d[i].write_err,
 			d[i].tail - d[i].head);
 	return 0;

@@ -109,6 +109,38 @@ topo_cleanup
 topo_shared_two_path 50mbit 100kb 0 3
 rtt_check "shared two-path: a over port 2" a "$IP_B" 6 -I "$IP_A2"
 rtt_check "shared two-path: c" c "$IP_B" 6
+topo_cleanup
+
+# A link's random loss and a stall (topo_link_stall: the delay line or
+# wirefilter stopped): netem has the first, not the second.
+echo "random loss and a stall on a delayed link ($TOPO_DELAY)"
+topo_node a
+topo_node b
+topo_link a b 2 2 10	# 10 % of a's frames to b lost
+ip_b=$LINK_IP_B
+topo_exec a ping -c 1 -W 2 "$ip_b" >/dev/null 2>&1
+lost=$(topo_exec a ping -c 400 -i 0.01 -q "$ip_b" 2>/dev/null |
+	sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p')
+# 400 pings, each lost with p = 0.1 one way: 40 +- 6 (sd); 3 sd either side
+check_range "10 % random loss one way: pings lost (%)" "${lost:-none}" 5 15
+topo_link a b 2 2
+ip_b=$LINK_IP_B link=$TOPO_LINKS
+if [ "$TOPO_DELAY" = netem ]; then
+	skip "a stalled link: netem's queue cannot be paused"
+else
+	topo_exec a ping -c 1 -W 2 "$ip_b" >/dev/null 2>&1
+	stall=$(mktemp)
+	topo_exec a ping -c 30 -i 0.05 "$ip_b" >"$stall" 2>&1 &
+	p=$!
+	sleep 0.4
+	topo_link_stall 0.6 "$link"
+	wait $p
+	max=$(sed -n 's|^rtt .* = [0-9.]*/[0-9.]*/\([0-9.]*\)/.*|\1|p' "$stall")
+	check_range "a 0.6 s stall: the longest ping (ms)" "${max:-none}" 450 1000
+	check "a stall holds, it does not drop: every ping answered" \
+		grep -q ' 0% packet loss' "$stall"
+	rm -f "$stall"
+fi
 id=$TOPO_ID
 topo_cleanup
 check "cleanup: no namespace of the run left" bash -c "! ip netns list | grep -q '^$id-'"
