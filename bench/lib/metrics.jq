@@ -31,8 +31,13 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		src: .start.connected[0].local_host,
 		dst: .start.connected[0].remote_host,
 		port: $rport,
-		# bench/run passes the start (epoch ms) as iperf3's extra data
-		start_s: (if .extra_data then (.extra_data | tonumber) / 1000
+		# bench/run passes the client's launch (epoch ms) as iperf3's
+		# extra data; iperf3's own start is in whole seconds.  A client
+		# that started seconds after its launch (a busy machine) counts
+		# from its start, to within a second: from its launch, the span
+		# of the run would miss those seconds and its goodput gain them.
+		start_s: (if .extra_data then [(.extra_data | tonumber) / 1000,
+			  .start.timestamp.timesecs // 0] | max
 			  else .start.timestamp.timesecs // 0 end),
 		goodput_bps: .end.sum_received.bits_per_second,
 		bytes: .end.sum_received.bytes,
