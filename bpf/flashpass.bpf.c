@@ -225,12 +225,15 @@ static __always_inline void fp_set_pacing(struct sock *sk, __u64 rate)
 static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_ledger *l)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct tcp_options_received *rx_opt = &tp->rx_opt;
 
 	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache,
 					fp_sndbuf_full(sk->sk_wmem_queued, sk->sk_sndbuf));
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
+	/* (rx_opt apart: the macro's offset would count from tp once more) */
+	l->sack_ok = BPF_CORE_READ_BITFIELD(rx_opt, sack_ok) != 0;
 }
 
 /* How long a flow with data waiting goes without a credit before it falls

@@ -498,7 +498,9 @@ struct fp_ledger {
 	/* the CC */
 	__u64 start_ns;
 	__u32 secret;
-	__u32 phase;	   /* enum fp_phase */
+	__u32 phase;   /* enum fp_phase */
+	__u32 sack_ok; /* the flow negotiated SACK: credit_ack may run */
+	__u32 pad;
 	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;
@@ -760,7 +762,8 @@ enum fp_stat {
 	  "batches so, the sender takes no larger batch (set both ends alike)")              \
 	X(credit_ack, UINT, 0, 1, 0,                                                         \
 	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
-	  "spends it when it comes, not at the next ACK (0: drop it after the ledger)")      \
+	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "    \
+	  "it after the ledger)")                                                            \
 	X(pace, UINT, 0, 1, 1,                                                               \
 	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
 	  "credit_ack the credits clock its segments)")

@@ -423,14 +423,16 @@ static __always_inline int fp_credit_to_ack(struct __sk_buff *skb, const struct 
 	}
 }
 
-/* The credit's ACK for @l's flow, if it has a whole one kept: 0. */
+/* The credit's ACK for @l's flow, if it has a whole one kept: 0.  Only
+ * for a flow with SACK: without it, Linux counts each duplicate ACK
+ * towards a fast retransmit (three of them resend a segment not lost). */
 static __always_inline int fp_credit_ack(struct __sk_buff *skb, const struct ccs_pkt *p,
 					 const struct fp_key *k, struct fp_ledger *l)
 {
 	struct fp_ack_tpl a;
 	__u32 v = *(volatile __u32 *)&l->ack.ver;
 
-	if (!v || (v & 1))
+	if (!l->sack_ok || !v || (v & 1))
 		return -1;
 	__builtin_memcpy(&a, &l->ack, sizeof(a));
 	if (*(volatile __u32 *)&l->ack.ver != v)

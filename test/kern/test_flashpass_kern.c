@@ -248,6 +248,7 @@ static struct fp_ledger *ledger_new(uint32_t phase)
 	memset(&l, 0, sizeof(l));
 	l.secret = SECRET;
 	l.phase = phase;
+	l.sack_ok = 1;		   /* as Linux negotiates by default */
 	l.t_wait_ns = 40000000ULL; /* 40 ms */
 	key_of_flow(&k);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
@@ -890,6 +891,26 @@ Test(flashpass_ack, a_credit_becomes_the_flows_last_pure_ack)
 	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 1);
 }
 
+Test(flashpass_ack, no_credit_becomes_an_ack_of_a_flow_without_sack)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct fp_ledger *l = ledger_new(FP_PHASE_CREDIT);
+	struct ack4 a, out;
+	struct emu4 c;
+	struct fp_key k;
+
+	l->sack_ok = 0;
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), &out, 0).ret, TC_ACT_OK, "ACKs pass");
+	credit4(&c, t_us, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT,
+		     "without SACK three duplicate ACKs resend a segment: the credit ends here");
+	cr_assert_eq(ledger()->credits_recv, 1, "banked all the same");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 0);
+}
+
 Test(flashpass_ack, only_a_newer_pure_ack_replaces_the_kept_one)
 {
 	struct ack4 a, out;
@@ -948,7 +969,7 @@ Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)
 Test(flashpass_ack, an_ipv6_credit_becomes_an_ipv6_ack)
 {
 	const char *snd = "2001:db8::1", *rcv = "2001:db8::2";
-	struct fp_ledger l = { .secret = SECRET, .phase = FP_PHASE_CREDIT };
+	struct fp_ledger l = { .secret = SECRET, .phase = FP_PHASE_CREDIT, .sack_ok = 1 };
 	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
 	struct ack6 a, out;
 	struct ack4 a4;
