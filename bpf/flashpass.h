@@ -747,7 +747,7 @@ enum fp_stat {
 	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
 	X(burst, UINT, 1, 64, 64,                                                            \
 	  "segments sent at once under credits beyond those an ACK acknowledged")            \
-	X(pace_credits, UINT, 0, 64, 0,                                                      \
+	X(pace_credits, UINT, 0, 64, 8,                                                      \
 	  "pace at the average gap of about this many last credits (0: their rate over "     \
 	  "windows of an RTT and 4 ms at least, smoothed by a quarter; pace=0 overrides)")   \
 	X(lead_credits, UINT, 0, 64, 4,                                                      \
@@ -760,7 +760,7 @@ enum fp_stat {
 	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                            \
 	  "one credit for this many emulation packets of a flow (1: each): the receiver "    \
 	  "batches so, the sender takes no larger batch (set both ends alike)")              \
-	X(credit_ack, UINT, 0, 1, 0,                                                         \
+	X(credit_ack, UINT, 0, 1, 1,                                                         \
 	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
 	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "    \
 	  "it after the ledger)")                                                            \
