@@ -194,13 +194,15 @@ else
 	ratio=$(share bpf_lia $port 60)
 	halved=$(since bpf_lia losses) joined=$(since bpf_lia losses_joined)
 	echo "    connection: $halved halvings, $joined losses within an RTT of one (not halved)"
-	# Within 20 % of the TCP flow.  Measured with b ACKing each segment
-	# (topo_quickack): over 60 s 0.91 to 1.05, mean 0.97, sd 0.05 (10
-	# runs), so [0.8, 1.2] is 3.3 sd below the mean and 4.7 above.
-	# Shorter runs spread wider, as two saw-tooths' phases do: 45 s 0.90
-	# to 1.12 (sd 0.08, 10 runs), 14 s 0.76 to 1.33 (sd 0.15, 35 runs).
-	# Uncoupled reno: 1.63 to 2.32 (4 runs of 14 s).
-	check_range "bpf_lia's connection over the TCP flow's goodput" "$ratio" 0.8 1.2
+	# About the TCP flow's share.  Measured with b ACKing each segment
+	# (topo_quickack), 60 s runs on the tap backend: 0.99 to 1.24, mean
+	# 1.11, sd 0.07 (11 runs), so [0.85, 1.4] is 3.5 sd below the mean
+	# and 3.9 above; uncoupled reno: 1.97 and 2.05 (2 runs).  On VDE the
+	# same runs gave 0.95 to 1.05 (5 runs; earlier 0.91 to 1.05, 10):
+	# the backend moves the mean by about 0.1, for a cause not found
+	# yet.  Shorter runs spread wider, as two saw-tooths' phases do
+	# (VDE: 45 s sd 0.08, 14 s sd 0.15).
+	check_range "bpf_lia's connection over the TCP flow's goodput" "$ratio" 0.85 1.4
 	check "its subflows halved for congestion (cut_once counts each event once)" \
 		[ "$halved" -gt 0 ]
 	echo "bpf_ppqd beside a TCP flow (reno) on the shared bottleneck"
@@ -214,12 +216,14 @@ else
 	check "losses within an RTT of another subflow's halving were not halved again ($joined)" \
 		[ "$joined" -gt 0 ]
 	check "bpf_ppqd's subflows yielded to the loss-based flow's queue" [ "$competes" -gt 0 ]
-	# Measured (22 runs of 14 s, b ACKing each segment): 0.55 to 1.02,
-	# mean 0.77, sd 0.12 (delayed ACKs, 14 runs: 0.65 to 0.97, mean 0.77;
+	# Measured (14 s runs, b ACKing each segment) on the tap backend:
+	# 0.66 to 1.19, mean 0.92, sd 0.15 (12 runs); on VDE 0.55 to 1.02,
+	# mean 0.77, sd 0.12 (22 runs; delayed ACKs, 14 runs: 0.65 to 0.97;
 	# with the spec's a = 0.5: 0.48 to 0.83; with yield=0 too, 0.29 to
-	# 0.40).  Held to [0.3, 1.25], 4 sd below the mean: the yields
-	# counted above are what tells it from yield=0.
-	check_range "bpf_ppqd's connection over the TCP flow's goodput" "$ratio" 0.3 1.25
+	# 0.40).  Held to [0.3, 1.45], 4 sd below the tap mean and 3.5
+	# above, under uncoupled reno's 2: the yields counted above are what
+	# tells it from yield=0.
+	check_range "bpf_ppqd's connection over the TCP flow's goodput" "$ratio" 0.3 1.45
 fi
 
 echo "a connection is in the table from its first data, before any ACK of it"
