@@ -242,6 +242,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       "/s; CPU %.3f s, %.0f ns per packet\n",
 	       r.flows, r.sent, r.sent_v6, r.over, r.send_errors, r.no_sender, r.wall_s, r.peak_pps,
 	       r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
+	printf("flashpass pacer: late by up to 100 us %" PRIu64 ", 1 ms %" PRIu64 ", more %" PRIu64
+	       " packets, at most %.3f ms; %.3f s skipped by flows"
+	       " over %.0f ms behind\n",
+	       r.late[0], r.late[1], r.late[2], (double)r.late_max_ns / 1e6,
+	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
 	return err ? 1 : 0;
 }
 

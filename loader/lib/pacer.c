@@ -34,7 +34,6 @@
 #define PACER_BATCH   64
 #define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
 #define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
-#define PACER_LAG_MAX 2000000ULL	 /* ns: a flow further behind restarts now */
 #define PACER_ADDRS   32		 /* addresses of a namespace we look at, per family */
 
 /* An emulation packet after its IP header: the same in both families. */
@@ -118,6 +117,7 @@ struct pacer {
 	int bfd[PACER_BATCH];  /* each one's socket */
 	char bv6[PACER_BATCH]; /* and whether that is an IPv6 one */
 	int warned_v6;	       /* no IPv6 raw socket: said once */
+	uint64_t rnd;	       /* xorshift64 state: the flows' phases */
 };
 
 static uint64_t mono_ns(void)
@@ -194,16 +194,33 @@ static int fd_of(const struct pacer *p, const struct fp_key *k, int v6)
 	return -1;
 }
 
+static uint64_t flow_gap_ns(const struct pflow *f)
+{
+	return NSEC_PER_SEC / (f->rc.rate ? f->rc.rate : 1);
+}
+
+/* A point in [0, @n) at random: the flows' phases, not secret. */
+static uint64_t pacer_rnd(struct pacer *p, uint64_t n)
+{
+	if (!p->rnd)
+		p->rnd = mono_ns() | 1;
+	p->rnd ^= p->rnd << 13;
+	p->rnd ^= p->rnd >> 7;
+	p->rnd ^= p->rnd << 17;
+	return n ? p->rnd % n : 0;
+}
+
 static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
 {
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
 	f->fd = fd_of(p, k, f->v6);
-	f->next_ns = now;
 	f->iv_start_ns = now;
 	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
 	f->rc.w = p->o->rc.w_max;
+	/* out of step with the flows found in the same scan (fill_batch()) */
+	f->next_ns = now + pacer_rnd(p, flow_gap_ns(f));
 	/* a flow credited before (a pacer that started again): its numbers
 	 * go on past the sender's replay window, which would refuse them */
 	if (p->l.seen) {
@@ -432,12 +449,22 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 	p->r->over += over;
 }
 
+static void count_late(struct pacer_report *r, uint64_t late_ns)
+{
+	r->late[late_ns <= 100000 ? 0 : late_ns <= 1000000 ? 1 : 2]++;
+	if (late_ns > r->late_max_ns)
+		r->late_max_ns = late_ns;
+}
+
 /*
  * The packets due at @now, one per flow in turn, from a flow that moves
  * on each time: what leaves together (a late wake-up, several flows due
  * at once) is interleaved.  Flow by flow, the flows late in the order
  * would come last in every burst, and the emulation queue drops a
- * burst's tail: they would see more loss and get lower rates.
+ * burst's tail: they would see more loss and get lower rates.  A flow
+ * more than PACER_LAG_MAX behind skips whole gaps and keeps its phase:
+ * restarted at @now, every flow one stall held up would send in step
+ * from then on, in bursts the emulation queue's 8 packets cannot take.
  */
 static size_t fill_batch(struct pacer *p, uint64_t now)
 {
@@ -447,8 +474,12 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 	for (k = 0; k < p->n; k++) {
 		struct pflow *f = &p->flows[k];
 
-		if (flow_active(f) && f->next_ns + PACER_LAG_MAX < now)
-			f->next_ns = now;
+		if (flow_active(f) && f->next_ns + PACER_LAG_MAX < now) {
+			uint64_t gap = flow_gap_ns(f), skip = (now - f->next_ns) / gap * gap;
+
+			p->r->skipped_ns += skip;
+			f->next_ns += skip;
+		}
 	}
 	while (more && batch < PACER_BATCH) {
 		more = 0;
@@ -457,8 +488,9 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 
 			if (!flow_active(f) || f->next_ns > now)
 				continue;
+			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
-			f->next_ns += NSEC_PER_SEC / (f->rc.rate ? f->rc.rate : 1);
+			f->next_ns += flow_gap_ns(f);
 			more = 1;
 		}
 	}

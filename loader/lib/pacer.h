@@ -30,6 +30,8 @@ struct pacer_opts {
 	struct fp_rc_params rc;
 };
 
+#define PACER_LAG_MAX 2000000ULL /* ns: a flow further behind restarts now */
+
 struct pacer_report {
 	uint64_t flows; /* flows that had data to send at some time */
 	uint64_t sent;	/* emulation packets */
@@ -40,6 +42,11 @@ struct pacer_report {
 	double cpu_s;	    /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */
+	/* how late packets left after their due time: up to 100 us, 1 ms,
+	 * beyond; the latest; and time skipped by flows PACER_LAG_MAX behind */
+	uint64_t late[3];
+	uint64_t late_max_ns;
+	uint64_t skipped_ns;
 };
 
 /* Run until *@stop; the ledgers are those pinned by bpf_flashpass's

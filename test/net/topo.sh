@@ -80,9 +80,13 @@ TOPO_ROOT=${TOPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CCLOAD=${CCLOAD:-$TOPO_ROOT/build/ccload}
 TOPO_UNITS=${TOPO_UNITS:-$TOPO_ROOT/build/units}
 TOPO_DELAYLINE=${TOPO_DELAYLINE:-$TOPO_ROOT/build/delayline}
-# the delay lines' SCHED_FIFO priority (empty: none), above the FlashPass
-# pacer's 10: a frame leaves on time however busy the hosts keep the CPUs
-TOPO_DELAY_RT=${TOPO_DELAY_RT-20}
+# the delay lines' SCHED_FIFO priority (empty: none): above every process
+# of the hosts, so that a frame leaves on time however busy they keep the
+# CPUs, but below the FlashPass pacer's 10.  The credit for an emulation
+# packet reaches its return link's tap within the pacer's own send; a
+# delay line above the pacer would preempt it there at every packet
+# (50 us a packet instead of 15, the pacer late and sending in bursts).
+TOPO_DELAY_RT=${TOPO_DELAY_RT-5}
 TOPO_RUNS=/run/ccsuite/topo
 TOPO_NODES=()
 TOPO_PIDS=()
