@@ -161,6 +161,13 @@ rc=$?
 tail -n 3 "$TMP/pacer.log" | sed 's/^/    /'
 check "it exits 0 on SIGTERM" [ "$rc" -eq 0 ]
 check "it reports its CPU per emulation packet" grep -q 'ns per packet' "$TMP/pacer.log"
+# every packet built counts once by how late it left: sent + send errors
+late_sum=$(grep '^flashpass pacer: late by' "$TMP/pacer.log" |
+	grep -o 'up to 100 us [0-9]*, 1 ms [0-9]*, more [0-9]*' | awk '{ n += $5 + $8 + $10 } END { print n + 0 }')
+built=$(grep '^flashpass pacer: [0-9]* flows' "$TMP/pacer.log" |
+	grep -o '[0-9]* emulation packets\|[0-9]* send errors' | awk '{ n += $1 } END { print n + 0 }')
+check "its lateness counts ($late_sum) cover every packet it sent ($built)" \
+	bash -c '[ "$1" -gt 0 ] && [ "$1" = "$2" ]' _ "$late_sum" "$built"
 check "$CC is unregistered" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx $CC"
 check "its pins are gone" [ ! -e /sys/fs/bpf/ccsuite/$CC ]
 for n in s1 d; do
