@@ -14,6 +14,13 @@
  * at which credits become usable.  Losses do not cut the window in the
  * credit phases: what is lost is resent under credits.
  *
+ * With release, the pacer times the segments: at each credit's usable
+ * time it sends a release that the sender's TC egress turns into the
+ * flow's ACK of nothing new (tc/flashpass.bpf.c), and the CC takes one
+ * credit per release that came (the ledger's grants), so a segment leaves
+ * when its credit is usable and not at another ACK or pacing slot; a flow
+ * with nothing in flight and no credit waits at a window of 0.
+ *
  * A flow that gets no credit over fallback_rtts RTTs of time with data to
  * send, summed over its busy stretches (no receiver or path role: no
  * credits come back; 8 times as long once credits have come), or whose
@@ -180,7 +187,7 @@ static __always_inline void fp_fall_back(struct sock *sk, struct fp_ca *ca, stru
 struct fp_take {
 	struct fp_ring *r;
 	__u32 now_us;
-	__u32 n;
+	__u32 n, max;
 	__u32 first, last;	 /* stamps of the first and last credit taken */
 	__u32 gap_avg, gap_last; /* pace_credits: fp_ca's, carried through */
 };
@@ -188,7 +195,7 @@ struct fp_take {
 static long fp_take_one(__u32 i, void *data)
 {
 	struct fp_take *c = data;
-	__u32 at = fp_ring_take_one(c->r, c->now_us);
+	__u32 at = c->n < c->max ? fp_ring_take_one(c->r, c->now_us) : 0;
 
 	if (!at)
 		return 1;
@@ -209,6 +216,14 @@ static long fp_take_one(__u32 i, void *data)
 static __always_inline __u32 fp_pace_bytes(const struct sock *sk)
 {
 	return tcp_sk(sk)->mss_cache;
+}
+
+/* The pacing rate above the credits' rate, percent.  With release the
+ * pacer's releases time the segments, and pacing, at twice the credits'
+ * rate at least, only keeps a flow's segments apart. */
+static __always_inline __u64 fp_pace_gain(void)
+{
+	return release && pace_gain_pct < 100 ? 100 : pace_gain_pct;
 }
 
 /* pace 0: no pacing under credits (with credit_ack the credits, one ACK
@@ -300,7 +315,11 @@ static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *
 					    struct fp_take *take, __u64 now, __u64 rtt, __u32 bytes)
 {
 	take->r = &l->ring;
-	take->now_us = (__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes, lead_credits)) / 1000);
+	/* with release, a credit goes when the pacer's release for it came */
+	take->max = !release ? FP_TAKE_MAX : l->grants > l->usable ? l->grants - l->usable : 0;
+	take->now_us =
+		(__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes, release ? 0 : lead_credits)) /
+			1000);
 	take->gap_avg = ca->gap_avg;
 	take->gap_last = ca->gap_last;
 	bpf_loop(FP_TAKE_MAX, fp_take_one, take, 0);
@@ -312,9 +331,10 @@ static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *
 /* The window of the credit phase: what is in flight and the usable
  * credits not spent, those kept. */
 static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *ca,
-					     struct fp_ledger *l, __u32 acked)
+					     struct fp_ledger *l, __u32 acked, __u64 now)
 {
 	__u64 spare = fp_spare(l), waste;
+	__u32 floor = !release || fp_credit_drought(l->last_credit_ns, l->t_wait_ns, now);
 
 	/* A credit is good at its time: with nothing to send it is wasted,
 	 * and the flow banks no more than bank_max of them, so that a flow
@@ -327,7 +347,7 @@ static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *
 			ccs_stat_add(FP_STAT_CREDITS_OVER_BANK, waste);
 		spare -= waste;
 	}
-	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst);
+	tp->snd_cwnd = fp_credit_cwnd(tcp_packets_in_flight(tp), spare, acked + burst, floor);
 	ca->spare = spare < 0xffffffffULL ? (__u32)spare : 0xffffffffU;
 }
 
@@ -342,7 +362,7 @@ static __always_inline void fp_credit_pacing(struct sock *sk, struct fp_ca *ca,
 
 	if (rate) {
 		ca->pace_rate = rate;
-		fp_set_pacing(sk, rate + rate * pace_gain_pct / 100);
+		fp_set_pacing(sk, rate + rate * fp_pace_gain() / 100);
 	}
 	if (take->n) {
 		if (!ca->win_n)
@@ -357,7 +377,7 @@ static __always_inline void fp_credit_pacing(struct sock *sk, struct fp_ca *ca,
 	rate = fp_pacing_rate(ca->win_n, ca->win_last - ca->win_first, bytes);
 	if (rate && !pace_credits) {
 		ca->pace_rate = ca->pace_rate ? fp_pace_smooth(ca->pace_rate, rate) : rate;
-		fp_set_pacing(sk, ca->pace_rate + ca->pace_rate * pace_gain_pct / 100);
+		fp_set_pacing(sk, ca->pace_rate + ca->pace_rate * fp_pace_gain() / 100);
 	}
 	ca->win_start_ns = now;
 	ca->win_n = 0;
@@ -388,7 +408,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		return 1;
 	}
 	fp_take_credits(ca, l, &take, now, rtt, bytes);
-	fp_credit_window(tcp_sk(sk), ca, l, acked);
+	fp_credit_window(tcp_sk(sk), ca, l, acked, now);
 	fp_credit_pacing(sk, ca, &take, now, rtt, bytes);
 	return 1;
 }
@@ -429,6 +449,23 @@ void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
 			return;
 	}
 	fp_reno_control(sk, ca, rs, flg);
+}
+
+/* TCP calls cong_control() only for an ACK with something in flight
+ * (tcp_ack()'s no_queue): a flow the pacer wakes, held at a window of 0
+ * with nothing out (release), would not hear it.  in_ack_event() comes
+ * for every ACK: with nothing in flight it runs the credit control. */
+SEC("struct_ops")
+void BPF_PROG(fp_in_ack_event, struct sock *sk, __u32 flags)
+{
+	struct fp_ca *ca = inet_csk_ca(sk);
+	struct fp_ledger *l;
+
+	if (!release || !ca->flow_live || ca->phase == FP_PHASE_FALLBACK || tcp_sk(sk)->packets_out)
+		return;
+	l = fp_ledger_of(sk);
+	if (l)
+		fp_credit_control(sk, ca, l, 0, bpf_ktime_get_ns());
 }
 
 /* Under credits a loss cuts nothing (the lost data goes again under
@@ -491,5 +528,6 @@ struct tcp_congestion_ops flashpass = {
 	.cong_control = (void *)fp_cong_control,
 	.undo_cwnd = (void *)fp_undo_cwnd,
 	.cwnd_event = (void *)fp_cwnd_event,
+	.in_ack_event = (void *)fp_in_ack_event,
 	.name = "bpf_flashpass",
 };

@@ -51,6 +51,9 @@
 enum fp_type {
 	FP_EMULATION = 1,
 	FP_CREDIT = 2,
+	/* the pacer to its own host's sender egress, at a credit's usable
+	 * time (tunable release): never leaves the host */
+	FP_RELEASE = 3,
 };
 
 struct fp_wire {
@@ -514,6 +517,9 @@ struct fp_ledger {
 	__u64 credits_recv;
 	__u64 ring_wasted; /* credits refused by a full ring */
 	__u64 last_credit_ns;
+	/* the sender's TC egress: the pacer's releases made ACKs, each of
+	 * which lets the CC take one usable credit (release) */
+	__u64 grants;
 	/* the replay window (fp_replay_check()), one word for the
 	 * compare-and-swap: last_seq is the highest sequence number
 	 * credited, the pacer's loss measure */
@@ -583,6 +589,18 @@ static inline __u32 fp_ring_take_one(struct fp_ring *r, __u32 now_us)
 	return at;
 }
 
+/* Is the oldest ring credit usable at @now_us?  (What the ring holds
+ * for the next take, without taking it.) */
+static inline int fp_ring_due(const struct fp_ring *r, __u32 now_us)
+{
+	__u32 at;
+
+	if (r->tail == r->head)
+		return 0;
+	at = r->at[r->tail & (FP_RING - 1)];
+	return at && fp_after_eq(now_us, at);
+}
+
 /* Take every ring credit usable at @now_us, at most @max; returns how
  * many.  (The CC does the same one bpf_loop() step per credit.) */
 static inline __u32 fp_ring_take(struct fp_ring *r, __u32 now_us, __u32 max)
@@ -596,20 +614,40 @@ static inline __u32 fp_ring_take(struct fp_ring *r, __u32 now_us, __u32 max)
 
 /*
  * The window under credits: what is in flight plus the usable credits not
- * yet spent, at most @burst of them at once; at least 1, so a flow never
- * stalls with credit in hand.  The burst bound is what keeps segments
- * apart: TCP's own pacing sends 1 ms of data as one GSO packet (the
- * pacing shift, which a CC cannot change), split on the wire into frames
- * back to back, several times a shallow buffer's share; a window that
- * opens by @burst per ACK sends at most that many together.
+ * yet spent, at most @burst of them at once; at least @floor.  The burst
+ * bound is what keeps segments apart: TCP's own pacing sends 1 ms of data
+ * as one GSO packet (the pacing shift, which a CC cannot change), split on
+ * the wire into frames back to back, several times a shallow buffer's
+ * share; a window that opens by @burst per ACK sends at most that many
+ * together.  A floor of 1 lets a flow with nothing in flight and no
+ * credit probe (one unscheduled segment an RTT: a flow never stalls); 0
+ * holds it to its credits, for a flow the pacer wakes (fp_credit_drought()).
  */
-static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 spare, __u32 burst)
+static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 spare, __u32 burst, __u32 floor)
 {
 	__u64 w = (__u64)in_flight + (spare < burst ? spare : burst);
 
-	if (w < 1)
-		w = 1;
+	if (w < floor)
+		w = floor;
 	return w > 0x7fffffffULL ? 0x7fffffffU : (__u32)w;
+}
+
+/*
+ * Tunable release: the pacer wakes a flow at each of its credits' usable
+ * times, so a flow with no credit waits for the next one (window floor 0)
+ * instead of probing, as long as credits come: after a drought of
+ * T_wait, and FP_DROUGHT_MIN_NS at least, since the last credit came
+ * (@last_ns, 0: none yet), it probes again, and the pacer's releases
+ * reach the CC even with no credit usable, so that its wait for credits
+ * (the fallback) runs.
+ */
+#define FP_DROUGHT_MIN_NS 10000000ULL
+
+static inline int fp_credit_drought(__u64 last_ns, __u64 t_wait_ns, __u64 now_ns)
+{
+	__u64 d = t_wait_ns > FP_DROUGHT_MIN_NS ? t_wait_ns : FP_DROUGHT_MIN_NS;
+
+	return !last_ns || now_ns - last_ns > d;
 }
 
 /* The pacing rate's smoothing: 3/4 of the old, 1/4 of the new sample. */
@@ -722,7 +760,11 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                    \
 	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")   \
 	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                        \
-	  "of credits_wasted, those a flow with data to send held beyond bank_max")
+	  "of credits_wasted, those a flow with data to send held beyond bank_max")                \
+	X(P, RELEASES, releases, COUNTER,                                                          \
+	  "sender: the pacer's releases handed to their flow's socket as an ACK (release)")        \
+	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                \
+	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,
@@ -764,6 +806,10 @@ enum fp_stat {
 	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
 	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "    \
 	  "it after the ledger)")                                                            \
+	X(release, UINT, 0, 1, 0,                                                            \
+	  "the pacer wakes each flow when a credit becomes usable (an ACK of nothing new "   \
+	  "from the sender's egress): a segment leaves then and only then; no credit "       \
+	  "becomes an ACK as it comes (credit_ack)")                                         \
 	X(pace, UINT, 0, 1, 1,                                                               \
 	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
 	  "credit_ack the credits clock its segments)")

@@ -180,20 +180,32 @@ static void run_cleanup(const struct algo *a, struct run_state *st)
 		tc_role_detach(a, &st->roles[i]);
 }
 
-/* The port of the registration: its tunables are fixed at its load. */
-static int fp_port(const struct algo *a, uint16_t *port)
+/* Tunable @name of the registration: its tunables are fixed at its load. */
+static int fp_tunable(const struct algo *a, const char *name, uint64_t *v)
 {
 	uint64_t cur[ALGO_TUNABLES_MAX], def[ALGO_TUNABLES_MAX];
 
 	for (size_t i = 0; i < a->n_tunables && a->n_tunables <= ALGO_TUNABLES_MAX; i++)
-		if (!strcmp(a->tunables[i].name, "port")) {
+		if (!strcmp(a->tunables[i].name, name)) {
 			if (algo_tunables_read(a, cur, def))
 				break;
-			*port = (uint16_t)cur[i];
+			*v = cur[i];
 			return 0;
 		}
-	pr_warn("flashpass run: cannot read " FP_NAME "'s port tunable\n");
+	pr_warn("flashpass run: cannot read " FP_NAME "'s %s tunable\n", name);
 	return -1;
+}
+
+/* What the pacer takes from the registration: the port, release. */
+static int fp_pacer_tunables(const struct algo *a, struct pacer_opts *po)
+{
+	uint64_t port, release;
+
+	if (fp_tunable(a, "port", &port) || fp_tunable(a, "release", &release))
+		return -1;
+	po->port = (uint16_t)port;
+	po->release = release != 0;
+	return 0;
 }
 
 static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *ao)
@@ -223,7 +235,7 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 			st.roles[st.n_roles++] = ao->tc[i];
 		}
 	}
-	if (fp_port(a, &po->port)) {
+	if (fp_pacer_tunables(a, po)) {
 		run_cleanup(a, &st);
 		return 1;
 	}
@@ -247,6 +259,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       " over %.0f ms behind\n",
 	       r.late[0], r.late[1], r.late[2], (double)r.late_max_ns / 1e6,
 	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
+	if (po->release)
+		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
+		       " not sent (credit lost), %" PRIu64
+		       " not kept (%d pending a flow at most), %" PRIu64 " send errors\n",
+		       r.released, r.release_lost, r.release_full, PACER_REL, r.release_errors);
 	return err ? 1 : 0;
 }
 

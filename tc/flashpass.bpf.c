@@ -16,7 +16,9 @@
  *                   under them), tagged scheduled; a frame with no credit
  *                   for it (pre-credit data, a probe of a flow out of
  *                   credit) is tagged unscheduled, for the switch to drop
- *                   first.
+ *                   first.  With release, the pacer's release of a flow
+ *                   whose oldest credit is usable becomes the flow's ACK
+ *                   of nothing new, turned back into this host.
  *
  * Emulation and credit packets come from the network: a packet to (or
  * from) the FlashPass port that is not exactly one well-formed fp_wire is
@@ -455,7 +457,7 @@ int fp_sender_in(struct __sk_buff *skb)
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
-	if (credit_ack && p.tcp) {
+	if ((credit_ack || release) && p.tcp) {
 		fp_note_ack(skb, &p);
 		return TC_ACT_OK;
 	}
@@ -487,7 +489,8 @@ int fp_sender_in(struct __sk_buff *skb)
 	t = fp_time_expand(now, bpf_ntohl(w.t_us));
 	fp_bank(l, &k, t, now, w.count);
 	l->last_credit_ns = now;
-	if (credit_ack && !fp_credit_ack(skb, &p, &k, l)) {
+	/* with release, the pacer wakes the flow at the credit's usable time */
+	if (credit_ack && !release && !fp_credit_ack(skb, &p, &k, l)) {
 		ccs_stat_inc(FP_STAT_CREDIT_ACKS);
 		return TC_ACT_OK;
 	}
@@ -512,16 +515,69 @@ static __always_inline void fp_set_dscp(struct __sk_buff *skb, const struct ccs_
 	bpf_skb_store_bytes(skb, p->l3_off, &neww, 2, 0);
 }
 
+/*
+ * The pacer's release at @p (tunable release), sent when a credit of its
+ * flow becomes usable: if the flow's oldest credit is usable now, the
+ * flow's ACK of nothing new, from its peer, back into this host (the CC
+ * runs and the flow sends now, not at TCP's next pacing slot or ACK);
+ * also in a drought of credits (fp_credit_drought()), so that the CC's
+ * wait for them runs; else dropped.  A release never leaves the host; anything else to the
+ * FlashPass port (an emulation packet) goes on.
+ */
+static __always_inline int fp_release(struct __sk_buff *skb, struct ccs_pkt *p,
+				      struct ccs_cursor *c, int len, __be16 sport)
+{
+	struct fp_ledger *l;
+	struct fp_wire w;
+	struct fp_key k;
+	__u32 tmp[4];
+	__u64 now;
+
+	if (fp_wire_load(c, len, &w, FP_RELEASE))
+		return TC_ACT_OK;
+	fp_key_set(&k, p->saddr, p->daddr, sport, w.dport);
+	fp_key_scope(&k, skb->ifindex);
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l || w.secret != l->secret) {
+		ccs_stat_inc(l ? FP_STAT_CREDIT_FORGED : FP_STAT_CREDIT_UNKNOWN);
+		return TC_ACT_SHOT;
+	}
+	now = bpf_ktime_get_ns();
+	if (!release || (!fp_ring_due(&l->ring, fp_stamp(now)) &&
+			 !fp_credit_drought(l->last_credit_ns, l->t_wait_ns, now)))
+		goto idle;
+	__builtin_memcpy(tmp, p->saddr, sizeof(tmp));
+	__builtin_memcpy(p->saddr, p->daddr, sizeof(tmp));
+	__builtin_memcpy(p->daddr, tmp, sizeof(tmp));
+	if (fp_credit_ack(skb, p, &k, l) || fp_swap(skb, 0, 6))
+		goto idle;
+	__sync_fetch_and_add(&l->grants, 1);
+	ccs_stat_inc(FP_STAT_RELEASES);
+	return bpf_redirect(skb->ifindex, BPF_F_INGRESS);
+idle:
+	ccs_stat_inc(FP_STAT_RELEASES_IDLE);
+	return TC_ACT_SHOT;
+}
+
 SEC("tc")
 int fp_sender_out(struct __sk_buff *skb)
 {
 	__u32 segs, hdr;
 	struct fp_ledger *l;
+	struct ccs_cursor c;
 	struct ccs_pkt p;
+	struct udphdr uh;
 	struct fp_key k;
+	int len;
 
-	if (ccs_parse(skb, &p) != CCS_PKT_IP || !p.tcp)
+	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
+	if (!p.tcp) {
+		len = ccs_pkt_udp(skb, &p, &c, &uh);
+		if (len == CCS_UDP_NONE || uh.dest != bpf_htons(port))
+			return TC_ACT_OK;
+		return fp_release(skb, &p, &c, len, uh.source);
+	}
 	hdr = p.l4_off - p.l3_off + p.th.doff * 4;
 	if (p.l3_len <= hdr)
 		return TC_ACT_OK; /* no payload: an ACK, a SYN, a FIN */

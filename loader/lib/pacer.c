@@ -70,6 +70,16 @@ union emu_to {
 	struct sockaddr_in6 v6;
 };
 
+/* A release pending: when, for which emulation packet, and what the
+ * ledger's replay window said of its credit (release_seen()). */
+struct prel {
+	uint64_t at;
+	uint32_t seq;
+	uint8_t seen;	  /* the window covered it */
+	uint8_t credited; /* and it had come */
+	uint16_t pad;
+};
+
 struct pflow {
 	struct fp_key key;
 	uint32_t secret, phase, seen;
@@ -83,6 +93,11 @@ struct pflow {
 	int v6;	     /* an IPv6 flow (its addresses not v4-mapped) */
 	int fd;	     /* the raw socket it leaves by, -1: no namespace has its source */
 	int counted; /* in the report: it had data to send */
+	/* release: when each emulation packet's credit becomes usable,
+	 * T + T_wait, oldest first (free-running counters) */
+	uint64_t t_wait_ns;
+	uint32_t rel_head, rel_tail;
+	struct prel *rel; /* PACER_REL of them, from the flow's first release */
 };
 
 /* A sender namespace: its raw sockets and their addresses. */
@@ -114,10 +129,12 @@ struct pacer {
 	union emu_to to[PACER_BATCH];
 	struct iovec iov[PACER_BATCH];
 	struct mmsghdr msgs[PACER_BATCH];
-	int bfd[PACER_BATCH];  /* each one's socket */
-	char bv6[PACER_BATCH]; /* and whether that is an IPv6 one */
-	int warned_v6;	       /* no IPv6 raw socket: said once */
-	uint64_t rnd;	       /* xorshift64 state: the flows' phases */
+	int bfd[PACER_BATCH];	/* each one's socket */
+	char bv6[PACER_BATCH];	/* and whether that is an IPv6 one */
+	char brel[PACER_BATCH]; /* and a release, not an emulation packet */
+	int warned_v6;		/* no IPv6 raw socket: said once */
+	uint64_t rnd;		/* xorshift64 state: the flows' phases */
+	uint64_t rel_free_ns;	/* release: the next may leave from then (release_ok()) */
 };
 
 static uint64_t mono_ns(void)
@@ -251,6 +268,29 @@ static int flow_active(const struct pflow *f)
 	       (f->phase == FP_PHASE_PRECREDIT || f->phase == FP_PHASE_CREDIT);
 }
 
+/*
+ * What the ledger's replay window (its highest credited sequence number
+ * and the 32 before it) says of the pending releases' credits.  A release
+ * whose credit the window saw missing is not sent: it would let nothing
+ * out, and it would spend the releases' rate (release_ok()).  One the
+ * window passed between two reads is sent; the sender's egress drops it
+ * if no credit is due.
+ */
+static void release_seen(struct pflow *f, uint32_t last, uint32_t seen)
+{
+	for (uint32_t i = f->rel_tail; i != f->rel_head; i++) {
+		struct prel *r = &f->rel[i % PACER_REL];
+		uint32_t back = last - r->seq;
+
+		if ((int32_t)back < 0)
+			break; /* not credited up to there yet: nor are the rest */
+		if (back >= FP_REPLAY_WIN)
+			continue;
+		r->seen = 1;
+		r->credited |= (seen >> back) & 1;
+	}
+}
+
 /* Read every ledger: new flows, their phase, demand and credits; forget
  * the flows whose ledger is gone. */
 static void scan(struct pacer *p, uint64_t now)
@@ -279,6 +319,9 @@ static void scan(struct pacer *p, uint64_t now)
 		f->demand = p->l.demand_segs;
 		f->recv = p->l.credits_recv;
 		f->last_seq = p->l.last_seq;
+		f->t_wait_ns = p->l.t_wait_ns;
+		if (p->l.seen)
+			release_seen(f, p->l.last_seq, p->l.seen);
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
 		flow_count(p, f);
@@ -289,6 +332,7 @@ static void scan(struct pacer *p, uint64_t now)
 			p->rtt_max_ns = p->flows[i].rtt_ns;
 		if (p->flows[i].seen != p->gen) {
 			bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+			free(p->flows[i].rel);
 			continue;
 		}
 		if (kept != i)
@@ -411,42 +455,124 @@ static void build6(union emu_pkt *e, union emu_to *to, const struct fp_key *k, _
 					.sin6_scope_id = k->scope };
 }
 
+/* Packet @i of the batch for @f: a fp_wire of @type stamped @at, its IP
+ * header's ECN field @tclass; the caller fills in the rest of the wire. */
+static struct fp_wire *build_wire(struct pacer *p, struct pflow *f, size_t i, enum fp_type type,
+				  uint64_t at)
+{
+	union emu_pkt *e = &p->pkts[i];
+	struct emu_udp *u = f->v6 ? &e->v6.u : &e->v4.u;
+
+	memset(e, 0, sizeof(*e));
+	u->udp.source = f->key.sport;
+	u->udp.dest = htons(p->o->port);
+	u->udp.len = htons(sizeof(*u));
+	u->w.magic = FP_MAGIC;
+	u->w.ver_type = (__u8)(FP_VERSION << 4 | type);
+	u->w.dport = f->key.dport;
+	u->w.t_us = htonl((uint32_t)(at / 1000));
+	u->w.secret = f->secret;
+	u->w.count = 1;
+	p->iov[i].iov_len = f->v6 ? EMU6_LEN : EMU4_LEN;
+	p->msgs[i].msg_hdr.msg_namelen = f->v6 ? sizeof(p->to[i].v6) : sizeof(p->to[i].v4);
+	p->bfd[i] = f->fd;
+	p->bv6[i] = (char)f->v6;
+	p->brel[i] = type == FP_RELEASE;
+	return &u->w;
+}
+
+/* The headers of packet @i, after its wire: Not-ECT or ECT(0). */
+static void build_ip(struct pacer *p, const struct pflow *f, size_t i, __u8 tclass)
+{
+	(f->v6 ? build6 : build4)(&p->pkts[i], &p->to[i], &f->key, tclass);
+}
+
+/* With release, the time emulation packet @due's credit becomes usable;
+ * a flow with PACER_REL pending, or no T_wait yet, has its credits taken
+ * at its ACKs. */
+static void release_at(struct pacer *p, struct pflow *f, uint64_t due, uint32_t seq)
+{
+	if (!p->o->release || !f->t_wait_ns)
+		return;
+	if (!f->rel && !(f->rel = calloc(PACER_REL, sizeof(*f->rel)))) {
+		p->r->release_full++;
+		return;
+	}
+	if (f->rel_head - f->rel_tail == PACER_REL) {
+		p->r->release_full++;
+		return;
+	}
+	f->rel[f->rel_head++ % PACER_REL] = (struct prel){ .at = due + f->t_wait_ns, .seq = seq };
+}
+
 /* Emulation packet @i of the batch for @f, due at @due: its time T is when
  * it was due, not when the loop got to it, so that the credits, and the
  * data sent at T + T_wait, keep the spacing of the flow's rate even when
  * a late wake-up sends a few at once. */
 static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 {
-	union emu_pkt *e = &p->pkts[i];
-	struct emu_udp *u = f->v6 ? &e->v6.u : &e->v4.u;
 	uint64_t out = f->pub.sent - f->recv - f->pub.lost;
+	struct fp_wire *w = build_wire(p, f, i, FP_EMULATION, due);
 	int over;
 
 	if (f->recv + f->pub.lost > f->pub.sent)
 		out = 0;
 	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
-	memset(e, 0, sizeof(*e));
-	u->udp.source = f->key.sport;
-	u->udp.dest = htons(p->o->port);
-	u->udp.len = htons(sizeof(*u));
-	u->w.magic = FP_MAGIC;
-	u->w.ver_type = FP_VERSION << 4 | FP_EMULATION;
-	u->w.dport = f->key.dport;
-	u->w.seq = htonl(f->pub.seq++);
-	u->w.t_us = htonl((uint32_t)(due / 1000));
-	u->w.secret = f->secret;
-	u->w.flags = over ? FP_WIRE_OVER : 0;
-	u->w.count = 1;
+	w->seq = htonl(f->pub.seq);
+	w->flags = over ? FP_WIRE_OVER : 0;
 	/* Not-ECT or ECT(0): the switch tells them apart */
-	(f->v6 ? build6 : build4)(e, &p->to[i], &f->key, over ? 0 : 2);
-	p->iov[i].iov_len = f->v6 ? EMU6_LEN : EMU4_LEN;
-	p->msgs[i].msg_hdr.msg_namelen = f->v6 ? sizeof(p->to[i].v6) : sizeof(p->to[i].v4);
-	p->bfd[i] = f->fd;
-	p->bv6[i] = (char)f->v6;
+	build_ip(p, f, i, over ? 0 : 2);
+	release_at(p, f, due, f->pub.seq++);
 	f->pub.sent++;
 	f->pub.over += over;
 	f->iv_sent++;
 	p->r->over += over;
+}
+
+/*
+ * Releases leave at most at r_max in all, PACER_REL_BURST together: each
+ * lets a segment out, and what a late wake-up finds due together would
+ * reach the data queue together (the credits' spacing is the one thing
+ * that keeps a shallow buffer from overflowing).  A segment that fits the
+ * link's emulation rate cannot build a queue; the releases fall behind
+ * for a while and catch up, as the credits come at that rate at most.
+ */
+#define PACER_REL_BURST 2
+
+static int release_ok(const struct pacer *p, uint64_t now)
+{
+	return p->rel_free_ns <= now;
+}
+
+static void release_spent(struct pacer *p, uint64_t now)
+{
+	uint64_t gap = NSEC_PER_SEC / p->r_max, floor = now - PACER_REL_BURST * gap;
+
+	p->rel_free_ns = (p->rel_free_ns > floor ? p->rel_free_ns : floor) + gap;
+}
+
+/* The flow's next release, if due at @now and release_ok(): packet @i of
+ * the batch, to the sender's own egress (tc/flashpass.bpf.c makes it the
+ * flow's ACK). */
+static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t now)
+{
+	const struct prel *r;
+
+	for (;;) {
+		if (f->rel_tail == f->rel_head)
+			return 0;
+		r = &f->rel[f->rel_tail % PACER_REL];
+		if (r->at > now || !release_ok(p, now))
+			return 0;
+		f->rel_tail++;
+		if (!r->seen || r->credited)
+			break;
+		p->r->release_lost++;
+	}
+	release_spent(p, now);
+	build_wire(p, f, i, FP_RELEASE, r->at);
+	build_ip(p, f, i, 0);
+	return 1;
 }
 
 static void count_late(struct pacer_report *r, uint64_t late_ns)
@@ -486,7 +612,15 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 		for (k = 0; k < p->n && batch < PACER_BATCH; k++) {
 			struct pflow *f = &p->flows[(start + k) % p->n];
 
-			if (!flow_active(f) || f->next_ns > now)
+			if (!flow_active(f))
+				continue;
+			/* first the data's wake-up: it is what lands in the data queue */
+			if (build_release(p, f, batch, now)) {
+				batch++;
+				more = 1;
+				continue;
+			}
+			if (f->next_ns > now)
 				continue;
 			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
@@ -495,6 +629,19 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 		}
 	}
 	return batch;
+}
+
+/* Packets [@from, @to) of the batch were sent (@ok) or not. */
+static void count_sent(struct pacer *p, size_t from, size_t to, int ok)
+{
+	for (size_t i = from; i < to; i++) {
+		if (p->brel[i])
+			*(ok ? &p->r->released : &p->r->release_errors) += 1;
+		else if (!ok)
+			p->r->send_errors++;
+		else if (p->r->sent++, p->bv6[i])
+			p->r->sent_v6++;
+	}
 }
 
 /* Send the batch: one sendmmsg() per run of packets of one socket. */
@@ -509,13 +656,11 @@ static void send_batch(struct pacer *p, size_t n)
 		k = sendmmsg(p->bfd[done], p->msgs + done, (unsigned int)(end - done), 0);
 		if (k <= 0) {
 			/* the flows' losses: the rate control sees them */
-			p->r->send_errors += end - done;
+			count_sent(p, done, end, 0);
 			done = end;
 			continue;
 		}
-		p->r->sent += (size_t)k;
-		if (p->bv6[done]) /* a run has one socket, so one family */
-			p->r->sent_v6 += (size_t)k;
+		count_sent(p, done, done + (size_t)k, 1);
 		done += (size_t)k;
 	}
 }
@@ -660,9 +805,22 @@ static uint64_t next_due(const struct pacer *p)
 {
 	uint64_t earliest = p->next_scan;
 
-	for (size_t i = 0; i < p->n; i++)
-		if (flow_active(&p->flows[i]) && p->flows[i].next_ns < earliest)
-			earliest = p->flows[i].next_ns;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pflow *f = &p->flows[i];
+
+		if (!flow_active(f))
+			continue;
+		if (f->next_ns < earliest)
+			earliest = f->next_ns;
+		if (f->rel_tail != f->rel_head) {
+			uint64_t at = f->rel[f->rel_tail % PACER_REL].at;
+
+			if (at < p->rel_free_ns)
+				at = p->rel_free_ns;
+			if (at < earliest)
+				earliest = at;
+		}
+	}
 	return earliest;
 }
 
@@ -730,6 +888,8 @@ static void pacer_free(struct pacer *p)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)
 		close(p->fd_emu);
+	for (size_t i = 0; p->flows && i < p->n; i++)
+		free(p->flows[i].rel);
 	free(p->flows);
 	free(p);
 }

@@ -27,10 +27,12 @@ struct pacer_opts {
 	uint16_t port;		  /* bpf_flashpass's port tunable */
 	unsigned int scan_us;	  /* how often the ledgers are read */
 	unsigned int rt_priority; /* SCHED_FIFO priority of the pacer, 0: none */
+	int release;		  /* bpf_flashpass's release tunable: wake flows at T + T_wait */
 	struct fp_rc_params rc;
 };
 
 #define PACER_LAG_MAX 2000000ULL /* ns: a flow further behind restarts now */
+#define PACER_REL     2048	 /* releases a flow has pending: T_wait of 266 ms at r_max */
 
 struct pacer_report {
 	uint64_t flows; /* flows that had data to send at some time */
@@ -47,6 +49,12 @@ struct pacer_report {
 	uint64_t late[3];
 	uint64_t late_max_ns;
 	uint64_t skipped_ns;
+	/* release: releases sent, not sent (a send error), not sent as their
+	 * credit was seen lost, and not kept for want of room */
+	uint64_t released;
+	uint64_t release_errors;
+	uint64_t release_lost;
+	uint64_t release_full;
 };
 
 /* Run until *@stop; the ledgers are those pinned by bpf_flashpass's

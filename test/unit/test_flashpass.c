@@ -219,6 +219,30 @@ Test(fp_ring, credits_become_usable_in_time_order)
 	cr_assert_eq(fp_ring_take(&r, 1000, 64), 0, "empty");
 }
 
+Test(fp_ring, due_tells_without_taking)
+{
+	static struct fp_ring r;
+
+	cr_assert_not(fp_ring_due(&r, 1000), "empty: nothing due");
+	cr_assert(fp_ring_put(&r, 100));
+	cr_assert_not(fp_ring_due(&r, 99), "not yet");
+	cr_assert(fp_ring_due(&r, 100));
+	cr_assert(fp_ring_due(&r, 100), "looking takes nothing");
+	cr_assert_eq(fp_ring_take_one(&r, 100), 100);
+	cr_assert_not(fp_ring_due(&r, 1000), "taken");
+}
+
+Test(fp_window, a_drought_is_t_wait_without_credit)
+{
+	const __u64 ms = 1000000;
+
+	cr_assert(fp_credit_drought(0, 40 * ms, 5 * ms), "no credit yet");
+	cr_assert_not(fp_credit_drought(100 * ms, 40 * ms, 140 * ms), "T_wait since the last");
+	cr_assert(fp_credit_drought(100 * ms, 40 * ms, 141 * ms));
+	cr_assert_not(fp_credit_drought(100 * ms, 1 * ms, 110 * ms), "10 ms at least");
+	cr_assert(fp_credit_drought(100 * ms, 1 * ms, 111 * ms));
+}
+
 Test(fp_ring, full_ring_refuses_and_take_is_bounded)
 {
 	static struct fp_ring r;
@@ -279,11 +303,13 @@ Test(fp_window, credits_are_taken_a_little_ahead)
 
 Test(fp_window, credits_open_the_window)
 {
-	cr_assert_eq(fp_credit_cwnd(10, 3, 4), 13, "in flight + the spare credits");
-	cr_assert_eq(fp_credit_cwnd(10, 30, 4), 14, "at most a burst of them at once");
-	cr_assert_eq(fp_credit_cwnd(10, 0, 4), 10, "no spare: what is in flight");
-	cr_assert_eq(fp_credit_cwnd(0, 0, 4), 1, "never 0");
-	cr_assert_eq(fp_credit_cwnd(0x7ffffff0U, 1ULL << 40, 64), 0x7fffffffU, "clamped");
+	cr_assert_eq(fp_credit_cwnd(10, 3, 4, 1), 13, "in flight + the spare credits");
+	cr_assert_eq(fp_credit_cwnd(10, 30, 4, 1), 14, "at most a burst of them at once");
+	cr_assert_eq(fp_credit_cwnd(10, 0, 4, 1), 10, "no spare: what is in flight");
+	cr_assert_eq(fp_credit_cwnd(0, 0, 4, 1), 1, "a floor of 1: a probe");
+	cr_assert_eq(fp_credit_cwnd(0, 0, 4, 0), 0, "a floor of 0: wait for a credit");
+	cr_assert_eq(fp_credit_cwnd(0, 2, 4, 0), 2, "the floor only below");
+	cr_assert_eq(fp_credit_cwnd(0x7ffffff0U, 1ULL << 40, 64, 1), 0x7fffffffU, "clamped");
 	/* 101 credits stamped over 10 ms at mss 1448: 100 gaps, 14.48 MB/s */
 	cr_assert_eq(fp_pacing_rate(101, 10000, 1448), 14480000ULL);
 	cr_assert_eq(fp_pacing_rate(1, 10000, 1448), 0, "one credit: no gap");
