@@ -58,14 +58,15 @@ intact() {
 }
 
 # pacer_says WHAT: a count from the pacer's exit line ("N WHAT").
-pacer_says() { grep 'flashpass pacer:' "$TMP/pacer.log" | grep -o "[0-9]* $1" | cut -d' ' -f1; }
+# (the first line that has it: the releases' line comes after)
+pacer_says() { grep 'flashpass pacer:' "$TMP/pacer.log" | grep -o "[0-9]* $1" | head -1 | cut -d' ' -f1; }
 
-# on_credits PORT SRC DST SHOWN WHAT: ccload flashpass run with the
-# receiver role, then one flow from s1 (address SRC) to DST; its ledger
-# 1.5 s in names SHOWN as its destination and is on credits.
+# on_credits PORT SRC DST SHOWN WHAT [ccload args]: ccload flashpass run
+# with the receiver role, then one flow from s1 (address SRC) to DST; its
+# ledger 1.5 s in names SHOWN as its destination and is on credits.
 on_credits() {
-	check "ccload flashpass run starts (attaching $CC and three roles)" \
-		topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE"
+	check "ccload flashpass run ${*:6} starts (attaching $CC and three roles)" \
+		topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" "${@:6}"
 	fallbacks0=$(fpstat fallbacks)
 	topo_switch_stats --reset >/dev/null
 	transfer "$1" "s1:$3"
@@ -113,6 +114,13 @@ echo "    credits $credits, reflected $refl, emulation passed at the switch $emu
 check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
+stopped_all_v6
+
+echo "an IPv6 flow released by the pacer (release)"
+on_credits 5315 "$IP6_S1" "$IP6_D" "$IP6_D" "the released flow's ledger" --set release=1
+used=$(fpstat credits_used) rel=$(fpstat releases)
+echo "    credits spent $used, releases made ACKs $rel (an IPv6 ACK each)"
+check "credits spent, none without its release ($used <= $rel)" [ "$used" -gt 0 -a "$used" -le "$rel" ]
 stopped_all_v6
 
 echo "an IPv6 flow (s1) and an IPv4 flow (s2) at once, one pacer"
