@@ -196,15 +196,18 @@ static int fp_tunable(const struct algo *a, const char *name, uint64_t *v)
 	return -1;
 }
 
-/* What the pacer takes from the registration: the port, release. */
+/* What the pacer takes from the registration: the port, release and
+ * whether credits are batched. */
 static int fp_pacer_tunables(const struct algo *a, struct pacer_opts *po)
 {
-	uint64_t port, release;
+	uint64_t port, release, batch;
 
-	if (fp_tunable(a, "port", &port) || fp_tunable(a, "release", &release))
+	if (fp_tunable(a, "port", &port) || fp_tunable(a, "release", &release) ||
+	    fp_tunable(a, "credit_batch", &batch))
 		return -1;
 	po->port = (uint16_t)port;
 	po->release = release != 0;
+	po->batched = batch > 1;
 	return 0;
 }
 

@@ -320,7 +320,8 @@ static void scan(struct pacer *p, uint64_t now)
 		f->recv = p->l.credits_recv;
 		f->last_seq = p->l.last_seq;
 		f->t_wait_ns = p->l.t_wait_ns;
-		if (p->l.seen)
+		/* a batched credit's window has its own number only */
+		if (p->l.seen && !p->o->batched)
 			release_seen(f, p->l.last_seq, p->l.seen);
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);

@@ -28,6 +28,7 @@ struct pacer_opts {
 	unsigned int scan_us;	  /* how often the ledgers are read */
 	unsigned int rt_priority; /* SCHED_FIFO priority of the pacer, 0: none */
 	int release;		  /* bpf_flashpass's release tunable: wake flows at T + T_wait */
+	int batched;		  /* its credit_batch is above 1: a credit stands for several */
 	struct fp_rc_params rc;
 };
 

@@ -215,9 +215,10 @@ check_range "flows that fell back" "$(fpstat fallbacks)" 2 4
 check "no credit came" [ "$(fpstat credits)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
-echo "credit batching: one credit for every 4 emulation packets"
-check "ccload flashpass run --set credit_batch=4 starts" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_batch=4
+echo "credit batching: one credit for every 4 emulation packets, released by the pacer"
+check "ccload flashpass run --set credit_batch=4 --set release=1 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_batch=4 \
+	--set release=1
 transfer 5304
 check "every byte arrived intact, on $CC" \
 	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
@@ -233,6 +234,11 @@ check "credits: 4 per credit packet, none more ($credits <= 4 x $refl)" \
 check_range "credits that reached the sender, of 4 x credit packets" \
 	"$(awk -v c="$credits" -v r="$refl" 'BEGIN { print c / (4 * r) }')" 0.99 1
 check_range "emulation packets left to a later credit" "$batched" $((3 * refl)) $((3 * refl + 6))
+# the pacer cannot tell a batch's lost packets from those it stands for:
+# it sends every release, and the credits are spent (0.962, 0.964 in two
+# runs; 0.25 when it took the others for lost and sent no release)
+check_range "credits spent, of those that came" \
+	"$(awk -v u="$(fpstat credits_used)" -v c="$credits" 'BEGIN { print u / c }')" 0.9 1
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
