@@ -134,7 +134,8 @@ struct pacer {
 	char brel[PACER_BATCH]; /* and a release, not an emulation packet */
 	int warned_v6;		/* no IPv6 raw socket: said once */
 	uint64_t rnd;		/* xorshift64 state: the flows' phases */
-	uint64_t rel_free_ns;	/* release: the next may leave from then (release_ok()) */
+	uint64_t rel_free_ns;	/* release: the bucket's clock (release_ok()) */
+	uint64_t rel_peak_ns;	/* and the last one's + its catch-up gap */
 };
 
 static uint64_t mono_ns(void)
@@ -531,25 +532,35 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 }
 
 /*
- * Releases leave at most at r_max in all, PACER_REL_BURST together: each
- * lets a segment out, and what a late wake-up finds due together would
- * reach the data queue together (the credits' spacing is the one thing
- * that keeps a shallow buffer from overflowing).  A segment that fits the
- * link's emulation rate cannot build a queue; the releases fall behind
- * for a while and catch up, as the credits come at that rate at most.
+ * Releases leave at r_max in all, from a bucket of PACER_REL_DEPTH: each
+ * lets a segment out, and the credits' spacing is the one thing that
+ * keeps a shallow buffer from overflowing, but the pacer shares two cores
+ * with the data's softirqs, and a release slot a late wake-up missed is
+ * link time lost for good (with two at most, 5 % of the credits: they
+ * came at r_max and waited in the ring).  The missed ones catch up at
+ * PACER_REL_PEAK times r_max, apart: a catch-up of the whole bucket adds
+ * half of it to the data queue at most.
  */
-#define PACER_REL_BURST 2
+#define PACER_REL_DEPTH 8
+#define PACER_REL_PEAK	2
+
+/* When the next release may leave. */
+static uint64_t release_free(const struct pacer *p)
+{
+	return p->rel_free_ns > p->rel_peak_ns ? p->rel_free_ns : p->rel_peak_ns;
+}
 
 static int release_ok(const struct pacer *p, uint64_t now)
 {
-	return p->rel_free_ns <= now;
+	return release_free(p) <= now;
 }
 
 static void release_spent(struct pacer *p, uint64_t now)
 {
-	uint64_t gap = NSEC_PER_SEC / p->r_max, floor = now - PACER_REL_BURST * gap;
+	uint64_t gap = NSEC_PER_SEC / p->r_max, floor = now - PACER_REL_DEPTH * gap;
 
 	p->rel_free_ns = (p->rel_free_ns > floor ? p->rel_free_ns : floor) + gap;
+	p->rel_peak_ns = now + gap / PACER_REL_PEAK;
 }
 
 /* The flow's next release, if due at @now and release_ok(): packet @i of
@@ -816,8 +827,8 @@ static uint64_t next_due(const struct pacer *p)
 		if (f->rel_tail != f->rel_head) {
 			uint64_t at = f->rel[f->rel_tail % PACER_REL].at;
 
-			if (at < p->rel_free_ns)
-				at = p->rel_free_ns;
+			if (at < release_free(p))
+				at = release_free(p);
 			if (at < earliest)
 				earliest = at;
 		}
