@@ -806,10 +806,10 @@ enum fp_stat {
 	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
 	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "    \
 	  "it after the ledger)")                                                            \
-	X(release, UINT, 0, 1, 0,                                                            \
+	X(release, UINT, 0, 1, 1,                                                            \
 	  "the pacer wakes each flow when a credit becomes usable (an ACK of nothing new "   \
-	  "from the sender's egress): a segment leaves then and only then; no credit "       \
-	  "becomes an ACK as it comes (credit_ack)")                                         \
+	  "from the sender's egress): a segment leaves then and only then (0: credits are "  \
+	  "spent as they come, with credit_ack, pace_credits and lead_credits)")             \
 	X(pace, UINT, 0, 1, 1,                                                               \
 	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
 	  "credit_ack the credits clock its segments)")

@@ -139,32 +139,13 @@ static void data4(struct data4 *p, size_t payload)
 	p->tcp.ack = 1;
 }
 
-static void setup(void)
+/* The object loaded with the @n tunables @names at @values, the rest at
+ * their defaults. */
+static void setup_with(size_t n, const char *const *names, const uint64_t *values)
 {
 	const struct algo *a = algo_find("bpf_flashpass");
 	struct bpf_map *ro;
 	uint64_t v;
-
-	cr_assert_not_null(a);
-	obj = obj_open_algo(a);
-	cr_assert_not_null(obj, "open bpf_flashpass");
-	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
-	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
-	fd_in = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_in"));
-	fd_out = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_out"));
-	fd_ledgers = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_ledgers"));
-	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
-	ro = obj_rodata(obj);
-	cr_assert_not_null(ro);
-	cr_assert_eq(rodata_get(obj, bpf_map__initial_value(ro, &(size_t){ 0 }), "port", &v), 0);
-	port = (uint16_t)v;
-}
-
-/* setup() with tunable @name at @value */
-static void setup_tuned(const char *name, uint64_t value)
-{
-	const struct algo *a = algo_find("bpf_flashpass");
-	struct bpf_map *ro;
 	size_t sz;
 
 	cr_assert_not_null(a);
@@ -173,14 +154,28 @@ static void setup_tuned(const char *name, uint64_t value)
 	ro = obj_rodata(obj);
 	cr_assert_not_null(ro);
 	/* writable until load (libbpf: the map's mmap-ed initial value) */
-	cr_assert_eq(rodata_set(obj, (void *)bpf_map__initial_value(ro, &sz), name, value), 0);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(rodata_set(obj, (void *)bpf_map__initial_value(ro, &sz), names[i],
+					values[i]),
+			     0);
 	cr_assert_eq(bpf_object__load(obj), 0, "load bpf_flashpass (are we root?)");
 	fd_recv = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_receiver"));
 	fd_in = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_in"));
 	fd_out = bpf_program__fd(bpf_object__find_program_by_name(obj, "fp_sender_out"));
 	fd_ledgers = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_ledgers"));
 	fd_stats = bpf_map__fd(bpf_object__find_map_by_name(obj, "ccs_stats"));
-	port = FP_DEFAULT_PORT;
+	cr_assert_eq(rodata_get(obj, bpf_map__initial_value(ro, &sz), "port", &v), 0);
+	port = (uint16_t)v;
+}
+
+static void setup(void)
+{
+	setup_with(0, NULL, NULL);
+}
+
+static void setup_tuned(const char *name, uint64_t value)
+{
+	setup_with(1, &name, &value);
 }
 
 /* the receiver's credit_batch at 3 */
@@ -783,7 +778,8 @@ Test(flashpass_batch, packets_without_the_secret_count_apart)
  */
 static void setup_ack(void)
 {
-	setup_tuned("credit_ack", 1);
+	/* (credit_ack applies without release only) */
+	setup_with(2, (const char *[]){ "credit_ack", "release" }, (const uint64_t[]){ 1, 0 });
 }
 
 TestSuite(flashpass_ack, .init = setup_ack, .fini = teardown);

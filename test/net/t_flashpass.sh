@@ -74,9 +74,8 @@ reorderings() { echo $(($(tcpext TCPSACKReorder) + $(tcpext TCPTSReorder))); }
 RESEND_WHY="TCPLossProbes TCPTimeouts TCPSynRetrans TCPSackRecovery TCPRenoRecovery TCPSACKReorder TCPTSReorder TCPDSACKRecv TCPDSACKUndo TCPPartialUndo TCPFullUndo TCPLossUndo"
 resend_counts() { local c; for c in $RESEND_WHY; do echo "$c $(tcpext $c)"; done; }
 
-echo "the credit loop, the pacer waking each flow at its credits' usable times (release)"
-check "ccload flashpass run --set release=1 starts (attaching $CC and three roles)" \
-	start_pacer d --set release=1
+echo "the credit loop at the defaults: the pacer wakes each flow at its credits' usable times (release)"
+check "ccload flashpass run starts (attaching $CC and three roles)" start_pacer d
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
 bt=
@@ -137,8 +136,8 @@ check_range "credits released, of those that came" \
 check "no flow lost its ledger (ledger_lost $(fpstat ledger_lost))" [ "$(fpstat ledger_lost)" -eq 0 ]
 # Scheduled frames the switch dropped, as a share of those sent.
 # Measured on the host (two flows, 30 000 scheduled frames): with
-# release, none in 8 of 8 runs.  Without it (credits spent as they come,
-# paced at their rate): with bank_max 16, none in 18 of 19 runs, 3 in
+# release, none in 8 of 8 runs.  Without it (release=0: credits spent as
+# they come, paced at their rate): with bank_max 16, none in 18 of 19 runs, 3 in
 # one, and later 0, 0, 3 and 50 (0.16 %) in 7 runs; with 32, 30 (0.104 %)
 # in one of 39, which failed CI.  Held to 0.1 %.  Cubic, below, drops 36
 # to 279 (0.1 to 1 %) on the same network; FlashPass must drop under half
@@ -216,9 +215,8 @@ check "no credit came" [ "$(fpstat credits)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
 echo "credit batching: one credit for every 4 emulation packets, released by the pacer"
-check "ccload flashpass run --set credit_batch=4 --set release=1 starts" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_batch=4 \
-	--set release=1
+check "ccload flashpass run --set credit_batch=4 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_batch=4
 transfer 5304
 check "every byte arrived intact, on $CC" \
 	jq -s -e "all(.cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0)" \
@@ -242,9 +240,10 @@ check_range "credits spent, of those that came" \
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
-echo "credits as ACKs (credit_ack), unpaced (pace=0): each credit reaches its flow's socket"
-check "ccload flashpass run --set credit_ack=1 --set pace=0 starts" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1 --set pace=0
+echo "no release, credits as ACKs (credit_ack), unpaced (pace=0): each credit reaches its flow's socket"
+check "ccload flashpass run --set release=0 --set credit_ack=1 --set pace=0 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set release=0 \
+	--set credit_ack=1 --set pace=0
 topo_switch_stats --reset >/dev/null
 probes0=$(loss_probes) reord0=$(reorderings) why0=$(resend_counts)
 transfer 5305
@@ -283,10 +282,10 @@ check "no retransmission beyond the switch's drops, loss probes and reorderings 
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
-echo "credits as ACKs, paced at the last credits (pace_credits): the flow follows its credit rate"
-check "ccload flashpass run --set credit_ack=1 --set pace_credits=8 starts" \
-	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set credit_ack=1 \
-	--set pace_credits=8
+echo "no release, credits as ACKs, paced at the last credits (pace_credits): the flow follows its credit rate"
+check "ccload flashpass run --set release=0 --set credit_ack=1 --set pace_credits=8 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set release=0 \
+	--set credit_ack=1 --set pace_credits=8
 # 20 ss samples need 3.5 s of transfer after the 1.5 s start on the host
 # (12-17 in 2.5 s, 7 runs); under TCG one ss takes 0.5-0.8 s: 3-5 in
 # 2.5 s, 18-20 in 10.5 s (4 VM runs each).

@@ -103,8 +103,9 @@ check "no node takes router advertisements" \
 	[ "$(topo_exec s1 sysctl -n net.ipv6.conf.all.accept_ra)" = 0 ]
 check "d answers s1 over IPv6 at once (no DAD to wait for)" topo_exec s1 ping -6 -c 1 -W 2 "$IP6_D"
 
-echo "an IPv6 flow on credits"
-on_credits 5311 "$IP6_S1" "$IP6_D" "$IP6_D" "the flow's ledger, keyed by its IPv6 addresses"
+echo "an IPv6 flow on credits spent as they come (release=0)"
+on_credits 5311 "$IP6_S1" "$IP6_D" "$IP6_D" "the flow's ledger, keyed by its IPv6 addresses" \
+	--set release=0
 sw=$(topo_switch_stats)
 credits=$(fpstat credits) refl=$(fpstat reflected)
 emu_passed=$(jq '.emulation.normal.pkts + .emulation.over_provisioned.pkts' <<<"$sw")
@@ -116,8 +117,8 @@ check "no credit without an emulation packet the switch passed and the receiver 
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
 stopped_all_v6
 
-echo "an IPv6 flow released by the pacer (release)"
-on_credits 5315 "$IP6_S1" "$IP6_D" "$IP6_D" "the released flow's ledger" --set release=1
+echo "an IPv6 flow released by the pacer (release, the default)"
+on_credits 5315 "$IP6_S1" "$IP6_D" "$IP6_D" "the released flow's ledger"
 used=$(fpstat credits_used) rel=$(fpstat releases)
 echo "    credits spent $used, releases made ACKs $rel (an IPv6 ACK each)"
 check "credits spent, none without its release ($used <= $rel)" [ "$used" -gt 0 -a "$used" -le "$rel" ]
