@@ -3,8 +3,11 @@
  * flowsample: every established TCP flow of this network namespace towards
  * ports [LO, HI], every MS milliseconds, as JSON lines (bench/lib/sample.sh):
  *
- *   {"t_ms":..,"node":"NODE","flow":"SRC:SPORT-DST:DPORT","cc":..,"cwnd":..,
- *    "rtt_ms":..,"pacing_bps":..,"delivery_bps":..,"acked":..}
+ *   {"t_ms":..,"epoch_ms":..,"node":"NODE","flow":"SRC:SPORT-DST:DPORT","cc":..,
+ *    "cwnd":..,"rtt_ms":..,"pacing_bps":..,"delivery_bps":..,"acked":..}
+ *
+ * t_ms counts from the sampler's start; epoch_ms is the wall clock, to
+ * place a flow's first sample beside other processes' times.
  *
  * What `ss -ti` shows, read from the kernel with one sock_diag dump per
  * address family and sample (ss | awk forked three processes per sample,
@@ -41,13 +44,20 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static uint64_t now_ms(void)
+static uint64_t clock_ms(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(c, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
+
+static uint64_t now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
+}
+
+static uint64_t epoch0_ms; /* the wall clock at t_ms 0 */
 
 static void addr_text(int family, const __be32 *a, uint16_t port, char *buf, size_t len)
 {
@@ -81,10 +91,11 @@ static void print_flow(const struct inet_diag_msg *m, int len, const char *node,
 		return;
 	addr_text(m->idiag_family, m->id.idiag_src, ntohs(m->id.idiag_sport), src, sizeof(src));
 	addr_text(m->idiag_family, m->id.idiag_dst, dport, dst, sizeof(dst));
-	printf("{\"t_ms\":%" PRIu64 ",\"node\":\"%s\",\"flow\":\"%s-%s\",\"cc\":\"%s\",\"cwnd\":%u,"
+	printf("{\"t_ms\":%" PRIu64 ",\"epoch_ms\":%" PRIu64
+	       ",\"node\":\"%s\",\"flow\":\"%s-%s\",\"cc\":\"%s\",\"cwnd\":%u,"
 	       "\"rtt_ms\":%.3f,\"pacing_bps\":%" PRIu64 ",\"delivery_bps\":%" PRIu64
 	       ",\"acked\":%" PRIu64 "}\n",
-	       t, node, src, dst, cc, ti->tcpi_snd_cwnd, ti->tcpi_rtt / 1000.0,
+	       t, epoch0_ms + t, node, src, dst, cc, ti->tcpi_snd_cwnd, ti->tcpi_rtt / 1000.0,
 	       (uint64_t)ti->tcpi_pacing_rate * 8, (uint64_t)ti->tcpi_delivery_rate * 8,
 	       (uint64_t)ti->tcpi_bytes_acked);
 }
@@ -145,6 +156,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	t0 = next = now_ms();
+	epoch0_ms = clock_ms(CLOCK_REALTIME);
 	while (!stop) {
 		uint64_t t = now_ms();
 

@@ -1,12 +1,12 @@
 # Metrics of one run, from the files the runner collected (jq -n with
 # --slurpfile/--arg).  Inputs:
 #   $iperf   iperf3 -J results, one per bulk flow (may be empty)
-#   $ss      flow samples (build/flowsample): {t_ms, node, flow, cc, cwnd, rtt_ms, acked}
+#   $ss      flow samples (build/flowsample): {t_ms, epoch_ms, node, flow, cc, cwnd, rtt_ms, acked}
 #   $sw      final switch counters, one per bottleneck
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
 #   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's
 #            {ns, sport, dport, cc, mode} (may be empty)
-#   $meta    [{algo, rep, rate_bps, duration, ...}]
+#   $meta    [{algo, rep, rate_bps, duration, sample_ms}]
 def pct(p): if length == 0 then null else sort | .[((length - 1) * p) | floor] end;
 def mean: if length == 0 then null else add / length end;
 def jain: if length == 0 or (map(. * .) | add) == 0 then null
@@ -32,13 +32,16 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		dst: .start.connected[0].remote_host,
 		port: $rport,
 		# bench/run passes the client's launch (epoch ms) as iperf3's
-		# extra data; iperf3's own start is in whole seconds.  A client
-		# that started seconds after its launch (a busy machine) counts
-		# from its start, to within a second: from its launch, the span
-		# of the run would miss those seconds and its goodput gain them.
-		start_s: (if .extra_data then [(.extra_data | tonumber) / 1000,
-			  .start.timestamp.timesecs // 0] | max
-			  else .start.timestamp.timesecs // 0 end),
+		# extra data; iperf3's own start is in whole seconds, and the
+		# flow's first sample (epoch_ms) came at most a sample interval
+		# after its connection did.  A flow counts from the latest of
+		# these: one that started after its launch (a busy machine; a
+		# SYN or the control connection's data lost in a full buffer,
+		# resent a second or more later) counted from its launch would
+		# run past the span of the run, and its goodput gain that time.
+		start_s: ([(.extra_data // empty | tonumber) / 1000, .start.timestamp.timesecs // 0,
+			   ($samples | map(.epoch_ms // empty) | min // empty) / 1000
+			   - ($m.sample_ms // 0) / 1000] | max),
 		goodput_bps: .end.sum_received.bits_per_second,
 		bytes: .end.sum_received.bytes,
 		secs: .end.sum_received.seconds,
