@@ -59,7 +59,7 @@ stop_samplers() {
 		kill "$p" 2>/dev/null || true
 	done
 	for p in "${SAMPLER_PIDS[@]}"; do
-		wait "$p" 2>/dev/null || true
+		topo_stop "$p"	# (again, and KILL after 5 s: bpftrace)
 	done
 	SAMPLER_PIDS=()
 }

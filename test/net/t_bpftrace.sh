@@ -12,7 +12,7 @@ fi
 SCRIPT=$TOPO_ROOT/bench/trace/ccflows.bt
 TMP=$(mktemp -d)
 topo_init
-trap 'topo_cleanup; kill $bt 2>/dev/null; wait $bt 2>/dev/null; rm -rf "$TMP"; "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1' EXIT
+trap 'topo_cleanup; [ -z "${bt:-}" ] || topo_stop "$bt"; rm -rf "$TMP"; "$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1' EXIT
 
 "$CCLOAD" -q attach bpf_dctcp
 topo_node h
@@ -32,8 +32,7 @@ topo_exec h "$TCPXFER" client -c 127.0.0.1 -p 5622 -C cubic -t 3 -r 100mbit >/de
 c2=$!
 wait $c1 $c2
 sleep 1.2
-kill -INT $bt 2>/dev/null
-wait $bt 2>/dev/null
+topo_stop "$bt" INT
 sed -n '1,12p' "$TMP/out" | sed 's/^/    | /'
 [ -s "$TMP/err" ] && sed 's/^/    ! /' "$TMP/err" | grep -v RLIMIT_MEMLOCK | head -5
 
@@ -50,7 +49,7 @@ check "the cubic flows are not listed" bash -c "! grep -q ':5622' '$TMP/out'"
 # 20 ms path must show a mode and a min_rtt of about 20 ms.
 topo_cleanup
 topo_init
-trap 'topo_cleanup; kill $bt 2>/dev/null; wait $bt 2>/dev/null; rm -rf "$TMP"; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
+trap 'topo_cleanup; [ -z "${bt:-}" ] || topo_stop "$bt"; rm -rf "$TMP"; "$CCLOAD" -q detach --all >/dev/null 2>&1' EXIT
 "$CCLOAD" -q attach bpf_bbr
 topo_dumbbell 1 50mbit 100kb 0 10
 topo_bg d "$TCPXFER" server -p 5623 -n 1 >/dev/null
@@ -60,8 +59,7 @@ bt=$!
 for _ in $(seq 100); do grep -q '^Attaching' "$TMP/bbr" && break; sleep 0.2; done
 topo_exec s1 "$TCPXFER" client -c "$IP_D" -p 5623 -C bpf_bbr -t 4 >/dev/null
 sleep 1.2
-kill -INT $bt 2>/dev/null
-wait $bt 2>/dev/null
+topo_stop "$bt" INT
 grep '^@bbr' "$TMP/bbr" | tail -n 3 | sed 's/^/    | /'
 row=$(grep '^@bbr\[[0-9]*, 5623\]' "$TMP/bbr" | tail -n 1)
 check "bbr.bt lists the bpf_bbr sender" test -n "$row"

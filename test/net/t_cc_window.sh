@@ -22,8 +22,7 @@ TMP=$(mktemp -d)
 bt=""
 stop_trace() {
 	[ -n "$bt" ] || return 0
-	kill -INT "$bt" 2>/dev/null
-	wait "$bt" 2>/dev/null
+	topo_stop "$bt" INT
 	bt=""
 }
 cleanup() {

@@ -152,8 +152,7 @@ else
 		"$(awk -v d="$fp_dropped" -v s="$sched" 'BEGIN { print d / s }')" 0 0.001
 fi
 if [ -n "$bt" ]; then
-	kill -INT "$bt" 2>/dev/null
-	wait "$bt" 2>/dev/null
+	topo_stop "$bt" INT
 	row=$(grep -m1 "\[[0-9]*, 5301\]: (credit," "$TMP/bt")
 	echo "    flashpass.bt: $row"
 	[ -n "$row" ] || sed 's/^/    ! /' "$TMP/bt.err" | head -5

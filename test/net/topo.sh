@@ -313,6 +313,23 @@ topo_exec() {
 	ip netns exec "$(topo_ns "$n")" "$@"
 }
 
+# topo_stop PID [SIGNAL]: stop a child of this shell and reap it: SIGNAL
+# (TERM), and KILL if it has not exited 5 s later.  bpftrace (0.17) can
+# miss a signal that comes just before it blocks for its next event, and
+# after the traffic ends no event comes: a plain `kill; wait` then hung a
+# test until its time limit.
+topo_stop() {
+	local pid=$1 i
+	kill "-${2:-TERM}" "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
 # topo_spawn NAME cmd...: in the background, $! the command's own PID
 # (ip netns exec execs it).  `topo_exec ... &` would background a subshell
 # instead: killing $! then leaves the command running.
