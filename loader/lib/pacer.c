@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <linux/pkt_sched.h>
 
 #include "pacer.h"
 #include "csum.h"
@@ -715,6 +716,18 @@ static int psock_addrs(struct psock *ps)
 	return 0;
 }
 
+/* An emulation packet probes the bottleneck's queue, so it should not
+ * wait behind the sender's own data: a priority qdisc on the sender's
+ * port (pfifo_fast, prio; topo_shape) sends it first.  Without one this
+ * changes nothing. */
+static void psock_prioritize(int fd)
+{
+	int prio = TC_PRIO_INTERACTIVE;
+
+	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)))
+		pr_warn("pacer: SO_PRIORITY: %s\n", strerror(errno));
+}
+
 /* Raw sockets in namespace @name (NULL: ours) and its addresses.  IPv6
  * may be missing (a kernel without it): IPv4 goes on, said once. */
 static int psock_open(struct pacer *p, struct psock *ps, const char *name)
@@ -739,6 +752,8 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 	if (ps->fd6 < 0 && !p->warned_v6++)
 		pr_warn("pacer: no IPv6 raw socket%s%s (%s): IPv6 flows are not paced\n",
 			name ? " in " : "", name ? name : "", strerror(errno));
+	psock_prioritize(ps->fd);
+	psock_prioritize(ps->fd6);
 	netns_leave(back);
 	return err;
 }

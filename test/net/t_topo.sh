@@ -43,6 +43,25 @@ rtt_check "dumbbell over IPv6, s1 20 ms back on its return link" s1 "$IP6_D" 20 
 topo_cleanup
 unset IP6_D IP6_S1
 
+# A shaped host port (topo_shape) sends interactive packets first
+# (pfifo_fast under tbf): 100 datagrams of 1400 bytes queued in s1's
+# 1 Mbit/s port take 1.2 s to leave; a ping of TOS lowdelay
+# (TC_PRIO_INTERACTIVE, as the FlashPass pacer's emulation packets) goes
+# ahead of them, a plain one waits behind (400 ms at least: a third of
+# the drain, room for a slow machine writing the datagrams).
+topo_dumbbell 1 100mbit 100kb 0 0 1mbit
+check "a shaped port: pfifo_fast under tbf" bash -c \
+	"tc -n $(topo_ns s1) qdisc show dev $LINK_IF_A | grep -q 'pfifo_fast 10: parent 1:1'"
+topo_exec s1 ping -c 1 -W 2 "$IP_D" >/dev/null 2>&1
+burst_ping() {	# ping args: the RTT (ms) of one ping sent behind 140 KB
+	topo_exec s1 bash -c "for i in {1..100}; do printf '%1400s' x >/dev/udp/$IP_D/9; done
+		ping -c 1 -W 4 $* $IP_D" 2>/dev/null | sed -n 's|^rtt .* = \([0-9.]*\)/.*|\1|p'
+}
+check_range "interactive ping behind a full port (ms)" "$(burst_ping -Q 0x10)" 0 200
+sleep 1.5
+check_range "plain ping behind the same (ms)" "$(burst_ping)" 400 4000
+topo_cleanup
+
 # The switch judges the queue that really is in tbf: with tbf at a fifth of
 # the switch's rate (as when tbf runs behind on a loaded machine), the
 # switch still drops at its buffer.  A virtual queue drained at the

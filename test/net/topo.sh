@@ -33,7 +33,7 @@
 #                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
 #                                      (and LINK_IP6_A LINK_IP6_B, with IPv6)
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
-#   topo_shape NODE DEV RATE [LIMIT]   tbf only (an access rate; large buffer)
+#   topo_shape NODE DEV RATE [LIMIT]   tbf (an access rate; pfifo_fast, or LIMIT bytes)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
 #   topo_spawn NAME cmd...             in the background, $! its PID (the caller stops it)
 #   topo_default_cc NAME CC            the CC new sockets of host NAME use
@@ -558,10 +558,18 @@ topo_bottleneck() {
 # are held back by it (TCP Small Queues, the qdisc's backpressure), never
 # dropped or marked, and flows keep the shares their start gave them
 # (bench/mptcp-baseline).  A bottleneck to share belongs on a router.
+# With @limit the queue under tbf is a bfifo of that many bytes (a buffer
+# under test); without, a NIC's default: pfifo_fast, whose first band
+# (TC_PRIO_INTERACTIVE: FlashPass's emulation packets, loader/lib/pacer.c)
+# leaves ahead of the host's data, so an emulation packet measures the
+# bottleneck's queue, not its sender's (tx_queue_len packets, 1000 on veth).
 topo_shape() {
-	local limit
+	local ns limit
+	ns=$(topo_ns "$1")
 	limit=$(topo_bytes "${4:-4000000}") || return 1
-	_topo_tbf "$(topo_ns "$1")" "$2" "$3" "$limit"
+	_topo_tbf "$ns" "$2" "$3" "$limit"
+	[ -z "${4:-}" ] && [ -z "${TOPO_NETEM["$ns $2"]:-}" ] || return 0
+	tc -n "$ns" qdisc add dev "$2" parent 1:1 handle 10: pfifo_fast
 }
 
 # Switch counters of bottleneck @i (default the first) as JSON.
