@@ -589,16 +589,29 @@ static inline __u32 fp_ring_take_one(struct fp_ring *r, __u32 now_us)
 	return at;
 }
 
-/* Is the oldest ring credit usable at @now_us?  (What the ring holds
- * for the next take, without taking it.) */
+/* The oldest ring credit's stamp: what the next take looks at (0: none,
+ * or its slot not filled yet). */
+static inline __u32 fp_ring_oldest(const struct fp_ring *r)
+{
+	return r->tail == r->head ? 0 : r->at[r->tail & (FP_RING - 1)];
+}
+
+/* Is the oldest ring credit usable at @now_us?  (Without taking it.) */
 static inline int fp_ring_due(const struct fp_ring *r, __u32 now_us)
 {
-	__u32 at;
+	__u32 at = fp_ring_oldest(r);
 
-	if (r->tail == r->head)
-		return 0;
-	at = r->at[r->tail & (FP_RING - 1)];
 	return at && fp_after_eq(now_us, at);
+}
+
+/* How long the oldest ring credit has been usable at @now_us, in us (0:
+ * none is due): with release, how far the flow's segments leave behind
+ * their credits' times (a release takes one credit, the oldest). */
+static inline __u32 fp_ring_lag_us(const struct fp_ring *r, __u32 now_us)
+{
+	__u32 at = fp_ring_oldest(r);
+
+	return at && fp_after_eq(now_us, at) ? now_us - at : 0;
 }
 
 /* Take every ring credit usable at @now_us, at most @max; returns how

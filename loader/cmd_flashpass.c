@@ -111,11 +111,12 @@ static int flows(int json)
 		return 1;
 	}
 	if (!json)
-		printf("%-22s %-22s %-10s %8s %10s %10s %8s %6s %10s %9s %6s\n", "flow", "to",
-		       "phase", "demand", "credits", "used", "wasted", "spare", "emu sent",
-		       "emu pps", "loss");
+		printf("%-22s %-22s %-10s %8s %10s %10s %8s %6s %8s %10s %9s %6s\n", "flow", "to",
+		       "phase", "demand", "credits", "used", "wasted", "spare", "lag ms",
+		       "emu sent", "emu pps", "loss");
 	while (!bpf_map_get_next_key(fl, prev, &next)) {
 		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 12], sa[80], da[80], demand[24];
+		__u32 lag;
 		int open;
 
 		k = next;
@@ -134,24 +135,27 @@ static int flows(int json)
 			snprintf(demand, sizeof(demand), "%s", json ? "null" : "open");
 		else
 			snprintf(demand, sizeof(demand), "%llu", l->demand_segs);
+		lag = fp_ring_lag_us(&l->ring, fp_stamp(mono_ns()));
 		if (json) {
 			printf("{\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,\"phase\":\"%s\","
 			       "\"demand_segs\":%s,\"demand_open\":%s,\"credits\":%llu,\"credits_used\":%llu,"
-			       "\"credits_wasted\":%llu,\"banked\":%u,\"spare\":%llu,\"min_rtt_us\":%llu,"
+			       "\"credits_wasted\":%llu,\"banked\":%u,\"lag_us\":%u,\"spare\":%llu,"
+			       "\"min_rtt_us\":%llu,"
 			       "\"t_wait_us\":%llu,\"emu_sent\":%llu,\"emu_over\":%llu,"
 			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f}\n",
 			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
 			       open ? "true" : "false", l->credits_recv, l->credits_used,
-			       l->idle_wasted + l->ring_wasted, fp_ring_fill(&l->ring), fp_spare(l),
-			       l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent, e.over, e.lost,
-			       e.rate, e.last_loss / 1024.0, e.w / 1024.0);
+			       l->idle_wasted + l->ring_wasted, fp_ring_fill(&l->ring), lag,
+			       fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
+			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
 			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));
-			printf("%-22s %-22s %-10s %8s %10llu %10llu %8llu %6llu %10llu %9llu %5.1f%%\n",
+			printf("%-22s %-22s %-10s %8s %10llu %10llu %8llu %6llu %8.1f %10llu %9llu "
+			       "%5.1f%%\n",
 			       sa, da, phase_name(l->phase), demand, l->credits_recv,
 			       l->credits_used, l->idle_wasted + l->ring_wasted, fp_spare(l),
-			       e.sent, e.rate, e.last_loss * 100.0 / 1024);
+			       lag / 1000.0, e.sent, e.rate, e.last_loss * 100.0 / 1024);
 		}
 		n++;
 	}

@@ -359,14 +359,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * A time series of the queue for plots: every @interval_ms one JSON line
  * with the backlog as it is at that instant (the map holds it as of the

@@ -139,14 +139,6 @@ struct pacer {
 	uint64_t rel_peak_ns;	/* and the last one's + its catch-up gap */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static size_t key_hash(const struct fp_key *k)
 {
 	const unsigned char *b = (const void *)k;

@@ -12,6 +12,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <linux/magic.h>
 
 #include "util.h"
@@ -213,4 +214,12 @@ void addr6_str(const uint32_t a[4], char *buf, size_t len)
 		inet_ntop(AF_INET, &a[3], buf, (socklen_t)len);
 	else
 		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+}
+
+uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }

@@ -42,6 +42,8 @@ void fault_point(const char *step);
 int cgroup2_root(char *buf, size_t len);
 void rm_pin_dir(const char *dir);
 
+/* CLOCK_MONOTONIC in ns: bpf_ktime_get_ns()'s clock. */
+uint64_t mono_ns(void);
 int read_line(const char *path, char *buf, size_t len);
 int write_str(const char *path, const char *s);
 /* An address kept as IPv6 (IPv4 v4-mapped), network order, as text. */

@@ -97,8 +97,9 @@ check "every byte arrived intact" \
 	jq -s -e 'all(.pattern_ok and .bytes == .received and .bytes > 0)' "$TMP/client" "$TMP/client2"
 f=$(jq -c --arg ip "$IP_S1" 'select(.src == $ip and .dport == 5301)' "$TMP/flows")
 echo "    ledger 1.5 s in: $f"
-check "the flow's ledger, 1.5 s in: credit phase, credits in, spent, emulation sent" \
-	jq -e '.phase == "credit" and .credits > 0 and .credits_used > 0 and .emu_sent > 0' <<<"$f"
+check "the flow's ledger, 1.5 s in: credit phase, credits in, spent, emulation sent, a lag" \
+	jq -e '.phase == "credit" and .credits > 0 and .credits_used > 0 and .emu_sent > 0 and
+		.lag_us >= 0' <<<"$f"
 # ledgers of the transfer (both ends), within 5 s of the close: a closed
 # flow's ledger, left behind, would keep the pacer sending its emulation
 ledgers_5301() { "$CCLOAD" -q flashpass flows --json | jq -s '[.[] | select(.dport == 5301 or .sport == 5301)] | length'; }

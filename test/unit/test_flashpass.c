@@ -232,6 +232,23 @@ Test(fp_ring, due_tells_without_taking)
 	cr_assert_not(fp_ring_due(&r, 1000), "taken");
 }
 
+Test(fp_ring, lag_is_the_oldest_credits_age)
+{
+	static struct fp_ring r;
+
+	cr_assert_eq(fp_ring_lag_us(&r, 1000), 0, "empty: no lag");
+	cr_assert(fp_ring_put(&r, 100));
+	cr_assert(fp_ring_put(&r, 300));
+	cr_assert_eq(fp_ring_lag_us(&r, 99), 0, "not due yet");
+	cr_assert_eq(fp_ring_lag_us(&r, 100), 0, "due just now");
+	cr_assert_eq(fp_ring_lag_us(&r, 450), 350, "the oldest, not the newest");
+	cr_assert_eq(fp_ring_take_one(&r, 450), 100);
+	cr_assert_eq(fp_ring_lag_us(&r, 450), 150);
+	r.tail = r.head = 0xfffffffeU; /* counters and stamps across their wrap */
+	cr_assert(fp_ring_put(&r, 0xfffffff0U));
+	cr_assert_eq(fp_ring_lag_us(&r, 0x10), 0x20);
+}
+
 Test(fp_window, a_drought_is_t_wait_without_credit)
 {
 	const __u64 ms = 1000000;
