@@ -309,14 +309,50 @@ static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, st
 	return ca->starved_ns <= fp_credit_wait(ca, rtt);
 }
 
+/* Drop a ring credit usable before @c->now_us (fp_expire_before()). */
+static long fp_expire_one(__u32 i, void *data)
+{
+	struct fp_take *c = data;
+
+	if (!fp_ring_take_one(c->r, c->now_us))
+		return 1;
+	c->n++;
+	return 0;
+}
+
+/*
+ * With release, a credit goes when the pacer's release for it came: the
+ * grants since the last call, each good for one credit due now (a grant
+ * that finds none lapses rather than letting a later credit out early
+ * or two at once); the credits whose release will not come expire
+ * first.  (Batched credits carry estimated times: none expire.)
+ */
+static __always_inline __u32 fp_release_grants(struct fp_ledger *l)
+{
+	__u64 g = l->grants, n = g - l->grants_seen;
+	struct fp_take x = { .r = &l->ring };
+	__u32 rel = l->rel_stamp;
+
+	l->grants_seen = g;
+	if (rel && credit_batch <= 1) {
+		x.now_us = fp_expire_before(rel);
+		bpf_loop(FP_RING, fp_expire_one, &x, 0);
+		if (x.n) {
+			l->expired += x.n;
+			ccs_stat_add(FP_STAT_CREDITS_EXPIRED, x.n);
+			ccs_stat_add(FP_STAT_CREDITS_WASTED, x.n);
+		}
+	}
+	return n < FP_TAKE_MAX ? (__u32)n : FP_TAKE_MAX;
+}
+
 /* Take from the ring into @take the credits usable by now, or due within
  * the lead (fp_lead_ns()). */
 static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *l,
 					    struct fp_take *take, __u64 now, __u64 rtt, __u32 bytes)
 {
 	take->r = &l->ring;
-	/* with release, a credit goes when the pacer's release for it came */
-	take->max = !release ? FP_TAKE_MAX : l->grants > l->usable ? l->grants - l->usable : 0;
+	take->max = release ? fp_release_grants(l) : FP_TAKE_MAX;
 	take->now_us =
 		(__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes, release ? 0 : lead_credits)) /
 			1000);

@@ -518,8 +518,15 @@ struct fp_ledger {
 	__u64 ring_wasted; /* credits refused by a full ring */
 	__u64 last_credit_ns;
 	/* the sender's TC egress: the pacer's releases made ACKs, each of
-	 * which lets the CC take one usable credit (release) */
+	 * which lets the CC take one usable credit (release), and the
+	 * stamp of the last (fp_expire_before()) */
 	__u64 grants;
+	__u32 rel_stamp;
+	__u32 pad2;
+	/* the CC: grants it has acted on (a grant with no credit due then
+	 * lapses), and credits whose release never came */
+	__u64 grants_seen;
+	__u64 expired;
 	/* the replay window (fp_replay_check()), one word for the
 	 * compare-and-swap: last_seq is the highest sequence number
 	 * credited, the pacer's loss measure */
@@ -602,6 +609,25 @@ static inline int fp_ring_due(const struct fp_ring *r, __u32 now_us)
 	__u32 at = fp_ring_oldest(r);
 
 	return at && fp_after_eq(now_us, at);
+}
+
+/*
+ * With release, the pacer sends a flow's releases in the order of their
+ * credits' times, and drops those it would send more than PACER_LAG_MAX
+ * late (a stall: their link time has passed).  So when the release for
+ * the credit usable at @rel_stamp comes, a credit usable earlier has no
+ * release coming: it expires (taking it would put every later segment
+ * one credit behind its time, for good).  The ring's credits usable
+ * before the stamp this returns are those; the slack covers the
+ * rounding of the two stamps to us and a T_wait that moved a little
+ * between an emulation packet and its credit, and is below one packet
+ * gap of the emulation at 100 Mbit/s (130 us).
+ */
+#define FP_EXPIRE_SLACK_US 100U
+
+static inline __u32 fp_expire_before(__u32 rel_stamp)
+{
+	return rel_stamp - FP_EXPIRE_SLACK_US - 1;
 }
 
 /* How long the oldest ring credit has been usable at @now_us, in us (0:
@@ -746,38 +772,40 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 }
 
 /* Stats of bpf_flashpass, after the common slots (lib/stats.h). */
-#define FP_STATS(X, P)                                                                             \
-	X(P, PHASE_CREDIT, phase_credit, COUNTER, "flows whose first credit came: credit phase")   \
-	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")    \
-	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                    \
-	  "flows whose ledger was gone (evicted from a full table): run as Reno")                  \
-	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                         \
-	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                  \
-	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                              \
-	  "credits not spent: usable while the flow had nothing to send, beyond bank_max, or "     \
-	  "refused by a full ring")                                                                \
-	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped") \
-	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                \
-	  "sender: credits with the wrong secret, dropped")                                        \
-	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")     \
-	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")  \
-	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")     \
-	X(P, WIRE_BAD, wire_bad, COUNTER,                                                          \
-	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")       \
-	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")        \
-	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")              \
-	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                            \
-	  "sender: credits taken before, older than the window or far ahead of it, dropped")       \
-	X(P, BATCHED, batched, COUNTER,                                                            \
-	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")       \
-	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                    \
-	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")   \
-	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                        \
-	  "of credits_wasted, those a flow with data to send held beyond bank_max")                \
-	X(P, RELEASES, releases, COUNTER,                                                          \
-	  "sender: the pacer's releases handed to their flow's socket as an ACK (release)")        \
-	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                \
-	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped")
+#define FP_STATS(X, P)                                                                              \
+	X(P, PHASE_CREDIT, phase_credit, COUNTER, "flows whose first credit came: credit phase")    \
+	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")     \
+	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                     \
+	  "flows whose ledger was gone (evicted from a full table): run as Reno")                   \
+	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                          \
+	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                   \
+	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                               \
+	  "credits not spent: usable while the flow had nothing to send, beyond bank_max, "         \
+	  "refused by a full ring, or expired (release)")                                           \
+	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped")  \
+	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                 \
+	  "sender: credits with the wrong secret, dropped")                                         \
+	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")      \
+	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")   \
+	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")      \
+	X(P, WIRE_BAD, wire_bad, COUNTER,                                                           \
+	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")        \
+	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")         \
+	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")               \
+	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                             \
+	  "sender: credits taken before, older than the window or far ahead of it, dropped")        \
+	X(P, BATCHED, batched, COUNTER,                                                             \
+	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")        \
+	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                     \
+	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")    \
+	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                         \
+	  "of credits_wasted, those a flow with data to send held beyond bank_max")                 \
+	X(P, RELEASES, releases, COUNTER,                                                           \
+	  "sender: the pacer's releases handed to their flow's socket as an ACK (release)")         \
+	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                 \
+	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped") \
+	X(P, CREDITS_EXPIRED, credits_expired, COUNTER,                                             \
+	  "of credits_wasted, those whose release never came (the pacer dropped it late)")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,

@@ -145,8 +145,8 @@ static int flows(int json)
 			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f}\n",
 			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
 			       open ? "true" : "false", l->credits_recv, l->credits_used,
-			       l->idle_wasted + l->ring_wasted, fp_ring_fill(&l->ring), lag,
-			       fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
+			       l->idle_wasted + l->ring_wasted + l->expired, fp_ring_fill(&l->ring),
+			       lag, fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
 			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
@@ -154,8 +154,9 @@ static int flows(int json)
 			printf("%-22s %-22s %-10s %8s %10llu %10llu %8llu %6llu %8.1f %10llu %9llu "
 			       "%5.1f%%\n",
 			       sa, da, phase_name(l->phase), demand, l->credits_recv,
-			       l->credits_used, l->idle_wasted + l->ring_wasted, fp_spare(l),
-			       lag / 1000.0, e.sent, e.rate, e.last_loss * 100.0 / 1024);
+			       l->credits_used, l->idle_wasted + l->ring_wasted + l->expired,
+			       fp_spare(l), lag / 1000.0, e.sent, e.rate,
+			       e.last_loss * 100.0 / 1024);
 		}
 		n++;
 	}
@@ -268,9 +269,10 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
 	if (po->release)
 		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
-		       " not sent (credit lost), %" PRIu64
+		       " not sent (credit lost), %" PRIu64 " expired (over %.0f ms late), %" PRIu64
 		       " not kept (%d pending a flow at most), %" PRIu64 " send errors\n",
-		       r.released, r.release_lost, r.release_full, PACER_REL, r.release_errors);
+		       r.released, r.release_lost, r.release_expired, PACER_LAG_MAX / 1e6,
+		       r.release_full, PACER_REL, r.release_errors);
 	return err ? 1 : 0;
 }
 

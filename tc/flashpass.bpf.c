@@ -551,6 +551,9 @@ static __always_inline int fp_release(struct __sk_buff *skb, struct ccs_pkt *p,
 	__builtin_memcpy(p->daddr, tmp, sizeof(tmp));
 	if (fp_credit_ack(skb, p, &k, l) || fp_swap(skb, 0, 6))
 		goto idle;
+	/* before the grant (a full barrier): the CC that sees the grant
+	 * expires the credits before this one */
+	l->rel_stamp = fp_stamp((__u64)bpf_ntohl(w.t_us) * 1000);
 	__sync_fetch_and_add(&l->grants, 1);
 	ccs_stat_inc(FP_STAT_RELEASES);
 	return bpf_redirect(skb->ifindex, BPF_F_INGRESS);

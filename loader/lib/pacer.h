@@ -51,10 +51,12 @@ struct pacer_report {
 	uint64_t late_max_ns;
 	uint64_t skipped_ns;
 	/* release: releases sent, not sent (a send error), not sent as their
-	 * credit was seen lost, and not kept for want of room */
+	 * credit was seen lost, not sent as over PACER_LAG_MAX late, and not
+	 * kept for want of room */
 	uint64_t released;
 	uint64_t release_errors;
 	uint64_t release_lost;
+	uint64_t release_expired;
 	uint64_t release_full;
 };
 

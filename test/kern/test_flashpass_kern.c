@@ -61,14 +61,6 @@ static struct bpf_object *obj;
 static int fd_recv, fd_in, fd_out, fd_ledgers, fd_stats;
 static uint16_t port;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static void wire(struct fp_wire *w, enum fp_type t, uint32_t seq, uint32_t t_us)
 {
 	memset(w, 0, sizeof(*w));
@@ -1004,4 +996,64 @@ Test(flashpass_ack, an_ipv6_credit_becomes_an_ipv6_ack)
 			     sizeof(out.tcp) + sizeof(out.opt)),
 		     0, "TCP checksum valid");
 	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+}
+
+/* Releases (release, the default): the pacer's release of a flow, to its
+ * sender's own egress, stamped with its credit's usable time. */
+TestSuite(flashpass_release, .init = setup, .fini = teardown);
+
+static void release4(struct emu4 *p, uint32_t stamp)
+{
+	emu4(p);
+	p->ip.tos = 0;
+	p->ip.check = 0;
+	p->ip.check = csum_fold(csum_add(0, &p->ip, sizeof(p->ip)));
+	wire(&p->w, FP_RELEASE, 7, stamp);
+	p->udp.check = 0;
+}
+
+Test(flashpass_release, a_due_release_grants_and_stamps_the_ledger)
+{
+	uint32_t now_us = (uint32_t)(mono_ns() / 1000), old = now_us - 5000, own = now_us - 1000;
+	struct fp_ledger *l = ledger_new(FP_PHASE_CREDIT);
+	struct fp_key k;
+	struct ack4 a;
+	struct emu4 rel;
+
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK,
+		     "the ACK a release becomes");
+	l = ledger();
+	cr_assert(fp_ring_put(&l->ring, old), "a credit whose release never came");
+	cr_assert(fp_ring_put(&l->ring, own), "the release's own");
+	l->last_credit_ns = mono_ns(); /* no drought (fp_credit_drought()) */
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_EXIST), 0);
+
+	release4(&rel, own);
+	cr_assert_eq(run(fd_out, &rel, sizeof(rel), NULL, 0).ret, TC_ACT_REDIRECT,
+		     "into the host, as the flow's ACK");
+	l = ledger();
+	cr_assert_eq(l->grants, 1);
+	cr_assert_eq(l->rel_stamp, own, "the CC expires what is usable before it");
+	cr_assert_eq(stat_of(FP_STAT_RELEASES), 1);
+	/* what the CC then does (fp_release_grants()): the older credit
+	 * expires, the release's own is left to take */
+	cr_assert_eq(fp_ring_take(&l->ring, fp_expire_before(l->rel_stamp), FP_RING), 1);
+	cr_assert_eq(fp_ring_oldest(&l->ring), own);
+
+	release4(&rel, own);
+	rel.w.secret = SECRET + 1;
+	cr_assert_eq(run(fd_out, &rel, sizeof(rel), NULL, 0).ret, TC_ACT_SHOT, "a forged one");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_FORGED), 1);
+	key_of_flow(&k);
+	l->ring.tail = l->ring.head; /* no credit left */
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_EXIST), 0);
+	release4(&rel, now_us + 1000000);
+	cr_assert_eq(run(fd_out, &rel, sizeof(rel), NULL, 0).ret, TC_ACT_SHOT,
+		     "nothing due: dropped");
+	l = ledger();
+	cr_assert_eq(l->grants, 1, "no grant");
+	cr_assert_eq(l->rel_stamp, own, "nor stamp");
+	cr_assert_eq(stat_of(FP_STAT_RELEASES_IDLE), 1);
 }

@@ -47,14 +47,6 @@ struct pkt6 {
 static struct switch_bpf *skel;
 static int prog_fd, state_fd;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns's clock */
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static uint16_t ip_csum(const void *hdr, size_t len)
 {
 	const uint16_t *p = hdr;

@@ -249,6 +249,20 @@ Test(fp_ring, lag_is_the_oldest_credits_age)
 	cr_assert_eq(fp_ring_lag_us(&r, 0x10), 0x20);
 }
 
+Test(fp_ring, a_release_expires_the_credits_well_before_it)
+{
+	static struct fp_ring r;
+
+	cr_assert(fp_ring_put(&r, 1000));
+	cr_assert(fp_ring_put(&r, 1899));
+	cr_assert(fp_ring_put(&r, 1900), "within the slack of the release's stamp");
+	cr_assert(fp_ring_put(&r, 2000), "the release's own");
+	cr_assert_eq(fp_ring_take(&r, fp_expire_before(2000), FP_RING), 2);
+	cr_assert_eq(fp_ring_oldest(&r), 1900);
+	cr_assert_eq(fp_ring_take(&r, fp_expire_before(50), FP_RING), 0,
+		     "serial arithmetic: a stamp after the wrap expires nothing newer");
+}
+
 Test(fp_window, a_drought_is_t_wait_without_credit)
 {
 	const __u64 ms = 1000000;
