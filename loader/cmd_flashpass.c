@@ -43,7 +43,8 @@ static const struct cli fp_cli = {
 	.synopsis =
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
 		"                         [--w-min N] [--settle] [--set k=v]... [--non-restricted]\n"
-		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
+		"                         [--release-expiry TIME] [--tc ROLE=DEV[@NETNS]]...\n"
+		"                         [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
 		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
@@ -70,6 +71,10 @@ static const struct cli fp_cli = {
 			{ "settle", 'S', NULL, SUB(FP_RUN),
 			  "rate control: after a change, measure only the new rate's packets (more "
 			  "credits, more scheduled drops: bench/README.md)" },
+			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
+			  "release: a release the pacer would send later than this expires, "
+			  "its credit with it (default 2ms; a slow or emulated machine needs "
+			  "more)" },
 			{ "set", 's', "k=v", SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },
 			{ "non-restricted", 'N', NULL, SUB(FP_RUN),
@@ -269,10 +274,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
 	if (po->release)
 		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
-		       " not sent (credit lost), %" PRIu64 " expired (over %.0f ms late), %" PRIu64
+		       " not sent (credit lost), %" PRIu64 " expired (over %g ms late), %" PRIu64
 		       " not kept (%d pending a flow at most), %" PRIu64 " send errors\n",
-		       r.released, r.release_lost, r.release_expired, PACER_LAG_MAX / 1e6,
-		       r.release_full, PACER_REL, r.release_errors);
+		       r.released, r.release_lost, r.release_expired,
+		       (double)po->rel_expire_ns / 1e6, r.release_full, PACER_REL,
+		       r.release_errors);
 	return err ? 1 : 0;
 }
 
@@ -351,6 +357,13 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 	case 'W':
 	case 'w': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
+	case 'x':
+		if (parse_time(arg, &po->rel_expire_ns) || po->rel_expire_ns < 100000ULL ||
+		    po->rel_expire_ns > 1000000000ULL) {
+			pr_warn("--release-expiry: '%s' is not a time in [100us, 1s]\n", arg);
+			return 2;
+		}
+		break;
 	case 's': return parse_set(a, arg, args);
 	case 't':
 		if (args->ao.n_tc == MAX_ROLES || tc_place_parse(a, arg, &args->tc[args->ao.n_tc]))
@@ -378,6 +391,7 @@ int cmd_flashpass(int argc, char **argv)
 		.po = { .link_bps = 100000000ULL,
 			.scan_us = 2000,
 			.rt_priority = 10,
+			.rel_expire_ns = PACER_REL_EXPIRE,
 			.rc = { .max_loss = 102, .min_loss = 102, .w_min = 8, .w_max = 64 } },
 	};
 	struct pacer_opts *po = &args.po;

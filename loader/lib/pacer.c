@@ -544,7 +544,7 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
  * pacer, sharing two cores with the data's softirqs, misses slots; at
  * r_max every slot missed was lost for good and put a flow's segments
  * one credit behind their times, up to seconds (bench/README.md, "The
- * releases fell behind").  A release more than PACER_LAG_MAX late
+ * releases fell behind").  A release more than rel_expire_ns late
  * expires instead (its credit with it: fp_expire_before()), which bounds
  * the backlog a catch-up sends.  Measured with 20 flows: 100 % lost 4-5
  * points of the link to expiries, 125-150 % dropped no more than 100 %
@@ -588,7 +588,7 @@ static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t no
 		if (r->at > now || !release_ok(p, now))
 			return 0;
 		f->rel_tail++;
-		if (r->at + PACER_LAG_MAX < now) {
+		if (r->at + p->o->rel_expire_ns < now) {
 			/* its link time has passed: the flow's later credits
 			 * keep theirs, this one expires (fp_expire_before()) */
 			p->r->release_expired++;

@@ -29,11 +29,13 @@ struct pacer_opts {
 	unsigned int rt_priority; /* SCHED_FIFO priority of the pacer, 0: none */
 	int release;		  /* bpf_flashpass's release tunable: wake flows at T + T_wait */
 	int batched;		  /* its credit_batch is above 1: a credit stands for several */
+	uint64_t rel_expire_ns;	  /* a release later than this expires */
 	struct fp_rc_params rc;
 };
 
-#define PACER_LAG_MAX 2000000ULL /* ns: a flow further behind restarts now */
-#define PACER_REL     2048	 /* releases a flow has pending: T_wait of 266 ms at r_max */
+#define PACER_LAG_MAX	 2000000ULL /* ns: a flow further behind restarts now */
+#define PACER_REL	 2048	    /* releases a flow has pending: T_wait of 266 ms at r_max */
+#define PACER_REL_EXPIRE 2000000ULL /* ns: rel_expire_ns's default */
 
 struct pacer_report {
 	uint64_t flows; /* flows that had data to send at some time */
@@ -51,7 +53,7 @@ struct pacer_report {
 	uint64_t late_max_ns;
 	uint64_t skipped_ns;
 	/* release: releases sent, not sent (a send error), not sent as their
-	 * credit was seen lost, not sent as over PACER_LAG_MAX late, and not
+	 * credit was seen lost, not sent as over rel_expire_ns late, and not
 	 * kept for want of room */
 	uint64_t released;
 	uint64_t release_errors;
