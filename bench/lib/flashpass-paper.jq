@@ -12,7 +12,8 @@ def cc($r): . as $s | {
 	utilization: (if $s.goodput_mbps then $s.goodput_mbps * 1e6 / ($r | rate_bps) | r3 else null end),
 	goodput_mbps: $s.goodput_mbps,
 	class0_drops: $s.class0_drops, class0_drop_rate: $s.class0_drop_rate,
-	retrans: $s.retrans, jain: $s.jain, max_backlog: $s.max_backlog, rtt_p50_ms: $s.rtt_p50_ms };
+	retrans: $s.retrans, jain: $s.jain, max_backlog: $s.max_backlog, rtt_p50_ms: $s.rtt_p50_ms,
+	cpu_busy: $s.cpu_busy, cpu_softirq: $s.cpu_softirq };
 def algos($r): $r.summary | with_entries(.value |= cc($r));
 .scenarios as $S
 | {

@@ -8,14 +8,15 @@ def rate: if . == null then "-" else (. * 10000 | round) / 100 | tostring + " %"
 # 1500, TCP timestamps) are a 1514-byte frame, as the bottleneck's tbf
 # counts it (no preamble, gap or FCS)
 def frames: if . == null then null else . * 1514 / 1448 end;
-def row: "| \(.key) | \(.value.utilization | pct) | \(.value.utilization | frames | pct) | \(.value.class0_drops | n) (\(.value.class0_drop_rate | rate)) | \(.value.retrans | n) | \(.value.jain | n) | \(.value.max_backlog | n) |";
+def row: "| \(.key) | \(.value.utilization | pct) | \(.value.utilization | frames | pct) | \(.value.class0_drops | n) (\(.value.class0_drop_rate | rate)) | \(.value.retrans | n) | \(.value.jain | n) | \(.value.max_backlog | n) | \(.value.cpu_busy | pct) (\(.value.cpu_softirq | pct)) |";
 "## Static workload (scenario 1)", "",
 "Paper (ns-2, 20 senders, RTTs 0..40 ms): FlashPass 91 % of the link with no data loss, Cubic 64 % with 1.7 % loss.", "",
+"CPU busy: the machine's CPUs (all of them: senders, test network, pacer, samplers) from the flows' launch to their end; near 100 %, the machine set the rate.", "",
 "Utilization: goodput over the link rate, and the share of the link its frames take (the paper's measure).  FlashPass's ceiling: one credit per 1622 bytes of link, one 1448-byte segment (a 1514-byte frame) per credit, 89.3 % in goodput, 93.3 % in frames.", "",
 (.static[] | "### \(.scenario): \(.description)", "",
 	"Buffer \(.buffer), \(.buffer_bdp) BDP at the longest RTT (\(.base_rtt_ms) ms).", "",
-	"| CC | utilization | in frames | class-0 data drops (rate) | retransmissions | Jain | peak queue (bytes) |",
-	"|---|---|---|---|---|---|---|",
+	"| CC | utilization | in frames | class-0 data drops (rate) | retransmissions | Jain | peak queue (bytes) | CPU busy (softirq) |",
+	"|---|---|---|---|---|---|---|---|",
 	(.algos | to_entries[] | row), ""),
 "## Data crash (scenario 2)", "",
 "One row per scenario (`join`: the second flow starts 1 s after the first; `paced`: each credit an ACK, paced at the last 8 credits); peaks per run, in bytes; the join's peak from 0.9 to 1.3 s after the first queued packet.", "",

@@ -6,13 +6,24 @@
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
 #   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's
 #            {ns, sport, dport, cc, mode} (may be empty)
-#   $meta    [{algo, rep, rate_bps, duration, sample_ms}]
+#   $meta    [{algo, rep, rate_bps, duration, sample_ms, cpu}]; cpu: the
+#            "cpu" lines of /proc/stat at the launch and at the flows' end
 def pct(p): if length == 0 then null else sort | .[((length - 1) * p) | floor] end;
 def mean: if length == 0 then null else add / length end;
 def jain: if length == 0 or (map(. * .) | add) == 0 then null
 	else (add * add) / (length * (map(. * .) | add)) end;
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 def size_class: if . < 100000 then "small" elif . < 10000000 then "medium" else "large" end;
+# The machine's CPU between two "cpu" lines of /proc/stat (user nice
+# system idle iowait irq softirq steal, in ticks): busy and softirq time
+# as shares of all CPUs' time.  The test network's forwarding runs as
+# softirqs on the same cores as the senders, the pacer and the samplers,
+# so a busy share near 1 says the machine, not the CC, set the rate.
+def cpu_use: map(split(" ") | map(select(. != "")) | .[1:9] | map(tonumber))
+	| ((.[1] | add) - (.[0] | add)) as $all
+	| if $all <= 0 then null else
+		{ busy: (1 - ((.[1][3] + .[1][4]) - (.[0][3] + .[0][4])) / $all | r3),
+		  softirq: ((.[1][6] - .[0][6]) / $all | r3) } end;
 def mode_name: ["STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT"][.] // "?";
 # A flow's [absolute time (s), bit/s] per iperf3 interval.
 def series: .start_s as $s | [.intervals[] | [.[0] + $s, .[1]]];
@@ -74,6 +85,7 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 	goodput_bps: $goodput,
 	goodput_fraction: (($goodput / $m.rate_bps) | r3),
 	jain: ($flows | map(.goodput_bps) | jain | r3),
+	cpu: (if $m.cpu then $m.cpu | cpu_use else null end),
 	# flows of different CCs sharing the bottleneck: each CC's share
 	shares: (if ($flows | map(.cc) | unique | length) < 2 then null else
 		($flows | map(.goodput_bps) | add) as $all

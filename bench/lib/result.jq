@@ -13,6 +13,8 @@ def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 		goodput_median_mbps: (map(.goodput_bps / 1e6) | median | r3),
 		goodput_spread_mbps: ((map(.goodput_bps / 1e6) | max) - (map(.goodput_bps / 1e6) | min) | r3),
 		jain: (map(.jain) | map(select(. != null)) | mean | r3),
+		cpu_busy: (map(.cpu.busy) | map(select(. != null)) | mean | r3),
+		cpu_softirq: (map(.cpu.softirq) | map(select(. != null)) | mean | r3),
 		retrans: (map(.retrans) | mean | r3),
 		drops: (map(.switch.dropped) | mean | r3),
 		class0_drops: (map(.switch.class_dropped[0] // 0) | mean | r3),

@@ -48,6 +48,10 @@ for a in cubic reno; do
 	check "$a: p50 <= p95 <= p99" jq -e '.rtt_ms | .p50 <= .p95 and .p95 <= .p99' <<<"$m"
 	check_range "$a: switch max backlog (bytes, buffer $BUF_B)" "$(jfield "$m" .switch.max_backlog)" 1 "$BUF_B"
 	check "$a: throughput series per flow" jq -e '.flows | all(.intervals | length >= 6)' <<<"$m"
+	# the machine's CPU over the run: two flows through the test network
+	# keep some of it busy, and the softirq share is a part of the busy one
+	check "$a: the machine's CPU over the run ($(jq -c .cpu <<<"$m"))" \
+		jq -e '.cpu.busy > 0 and .cpu.busy <= 1 and .cpu.softirq >= 0 and .cpu.softirq <= .cpu.busy' <<<"$m"
 done
 # Each run's flow sampler stops with its run: one left running (bench/run
 # once backgrounded a subshell and killed that) goes on writing the next
