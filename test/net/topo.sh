@@ -313,20 +313,36 @@ topo_exec() {
 	ip netns exec "$(topo_ns "$n")" "$@"
 }
 
-# topo_stop PID [SIGNAL]: stop a child of this shell and reap it: SIGNAL
-# (TERM), and KILL if it has not exited 5 s later.  bpftrace (0.17) can
-# miss a signal that comes just before it blocks for its next event, and
-# after the traffic ends no event comes: a plain `kill; wait` then hung a
-# test until its time limit.
+# topo_stop PID [SIGNAL]: stop a child of this shell and its own children
+# (`timeout N bpftrace`: the bpftrace) and reap it: SIGNAL (TERM), again
+# each second, and KILL if it has not exited 5 s later.  bpftrace (0.17)
+# can miss a signal that comes just before it blocks for its next event,
+# and after the traffic ends no event comes: a plain `kill; wait` then
+# hung a test until its time limit; one that comes while it blocks wakes
+# it (epoll_wait() returns EINTR).  And timeout(1) does not always pass
+# a SIGINT on: one bpftrace under it was left running with none pending,
+# its maps (printed on exit) lost, and took the next SIGINT at once.
 topo_stop() {
 	local pid=$1 i
-	kill "-${2:-TERM}" "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
+	_topo_signal "${2:-TERM}" "$pid" || { wait "$pid" 2>/dev/null; return 0; }
+	for ((i = 1; i <= 50; i++)); do
 		sleep 0.1
+		kill -0 "$pid" 2>/dev/null || break
+		((i % 10)) || _topo_signal "${2:-TERM}" "$pid"
 	done
-	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+	kill -0 "$pid" 2>/dev/null && _topo_signal KILL "$pid"
 	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# _topo_signal SIGNAL PID: to PID and its children (by PID); fails if PID
+# is gone.
+_topo_signal() {
+	local kids
+	kids=$(pgrep -P "$2")
+	kill "-$1" "$2" 2>/dev/null || return 1
+	# shellcheck disable=SC2086 # a list of PIDs
+	[ -z "$kids" ] || kill "-$1" $kids 2>/dev/null
 	return 0
 }
 
