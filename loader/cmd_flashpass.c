@@ -42,7 +42,7 @@ static const struct cli fp_cli = {
 	.subs = (const char *const[]){ "run", "flows", NULL },
 	.synopsis =
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
-		"                         [--w-min N] [--settle] [--set k=v]... [--non-restricted]\n"
+		"                         [--w-min N] [--[no-]settle] [--set k=v]... [--non-restricted]\n"
 		"                         [--release-expiry TIME] [--tc ROLE=DEV[@NETNS]]...\n"
 		"                         [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
@@ -64,13 +64,16 @@ static const struct cli fp_cli = {
 			  "band that holds the rate; the spec's 1 % is 10)" },
 			{ "w-max", 'W', "N", SUB(FP_RUN),
 			  "rate control: the largest w, the part of the gap to the highest rate an "
-			  "increase closes, 1/1024 (default 64; 16: more credits at one RTT, more "
-			  "drops: bench/README.md)" },
+			  "increase closes, 1/1024 (default 64)" },
 			{ "w-min", 'w', "N", SUB(FP_RUN),
 			  "rate control: the smallest w, where decreases leave it, 1/1024 (default 8)" },
 			{ "settle", 'S', NULL, SUB(FP_RUN),
-			  "rate control: after a change, measure only the new rate's packets (more "
-			  "credits, more scheduled drops: bench/README.md)" },
+			  "rate control: after a change, measure only the new rate's packets "
+			  "(the default)" },
+			{ "no-settle", 'U', NULL, SUB(FP_RUN),
+			  "rate control: measure every interval from its start, the packets of "
+			  "the rate before a change too (20 flows at one RTT swing: "
+			  "bench/README.md)" },
 			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
 			  "release: a release the pacer would send later than this expires, "
 			  "its credit with it (default 2ms; a slow or emulated machine needs "
@@ -253,10 +256,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 		return 1;
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
-	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow); "
-	       "SIGINT or SIGTERM stops it\n",
+	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
+	       "rate control: loss %u..%u/1024, w %u..%u/1024, %s); SIGINT or SIGTERM stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
-	       (uint64_t)fp_emu_pps_max(po->link_bps));
+	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
+	       po->rc.w_min, po->rc.w_max, po->rc.settle ? "settle" : "no settle");
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();
@@ -357,6 +361,7 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 	case 'W':
 	case 'w': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
+	case 'U': po->rc.settle = 0; break;
 	case 'x':
 		if (parse_time(arg, &po->rel_expire_ns) || po->rel_expire_ns < 100000ULL ||
 		    po->rel_expire_ns > 1000000000ULL) {
@@ -392,7 +397,11 @@ int cmd_flashpass(int argc, char **argv)
 			.scan_us = 2000,
 			.rt_priority = 10,
 			.rel_expire_ns = PACER_REL_EXPIRE,
-			.rc = { .max_loss = 102, .min_loss = 102, .w_min = 8, .w_max = 64 } },
+			.rc = { .max_loss = 102,
+				.min_loss = 102,
+				.w_min = 8,
+				.w_max = 64,
+				.settle = 1 } },
 	};
 	struct pacer_opts *po = &args.po;
 	int ch, sub, err;

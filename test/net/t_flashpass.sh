@@ -76,6 +76,8 @@ resend_counts() { local c; for c in $RESEND_WHY; do echo "$c $(tcpext $c)"; done
 
 echo "the credit loop at the defaults: the pacer wakes each flow at its credits' usable times (release)"
 check "ccload flashpass run starts (attaching $CC and three roles)" start_pacer d
+check "its rate control measures a change on the new rate only (settle), the default" \
+	grep -q 'w 8\.\.64/1024, settle)' "$TMP/pacer.log"
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
 bt=
@@ -210,7 +212,8 @@ if [ -z "${CCSUITE_VM:-}" ]; then
 fi
 
 echo "no receiver role: no credits, the flow falls back to Reno"
-check "ccload flashpass run starts without the receiver role" start_pacer
+check "ccload flashpass run --no-settle starts without the receiver role" start_pacer "" --no-settle
+check "its rate control says no settle" grep -q ', no settle)' "$TMP/pacer.log"
 transfer 5302
 j=$(cat "$TMP/client")
 echo "    $j"
