@@ -43,7 +43,7 @@ static const struct cli fp_cli = {
 	.synopsis =
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
 		"                         [--w-min N] [--[no-]settle] [--set k=v]... [--non-restricted]\n"
-		"                         [--release-expiry TIME] [--tc ROLE=DEV[@NETNS]]...\n"
+		"                         [--jitter PCT] [--release-expiry TIME] [--tc ROLE=DEV[@NETNS]]...\n"
 		"                         [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
@@ -74,6 +74,10 @@ static const struct cli fp_cli = {
 			  "rate control: measure every interval from its start, the packets of "
 			  "the rate before a change too (20 flows at one RTT swing: "
 			  "bench/README.md)" },
+			{ "jitter", 'J', "PCT", SUB(FP_RUN),
+			  "each emulation gap drawn uniformly within PCT % of the rate's, 0-99 "
+			  "(default 90; 0: exact gaps, which let the fastest flow take the "
+			  "emulation queue: bench/README.md)" },
 			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
 			  "release: a release the pacer would send later than this expires, "
 			  "its credit with it (default 2ms; a slow or emulated machine needs "
@@ -257,10 +261,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
 	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
-	       "rate control: loss %u..%u/1024, w %u..%u/1024, %s); SIGINT or SIGTERM stops it\n",
+	       "rate control: loss %u..%u/1024, w %u..%u/1024, %s; gaps jittered %u %%); "
+	       "SIGINT or SIGTERM stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
 	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
-	       po->rc.w_min, po->rc.w_max, po->rc.settle ? "settle" : "no settle");
+	       po->rc.w_min, po->rc.w_max, po->rc.settle ? "settle" : "no settle", po->jitter_pct);
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();
@@ -362,6 +367,17 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 	case 'w': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
 	case 'U': po->rc.settle = 0; break;
+	case 'J': {
+		uint64_t v;
+
+		if (parse_u64(arg, &v) || v > FP_JITTER_MAX) {
+			pr_warn("--jitter: '%s' is not a percentage in [0, %u]\n", arg,
+				FP_JITTER_MAX);
+			return 2;
+		}
+		po->jitter_pct = (unsigned int)v;
+		break;
+	}
 	case 'x':
 		if (parse_time(arg, &po->rel_expire_ns) || po->rel_expire_ns < 100000ULL ||
 		    po->rel_expire_ns > 1000000000ULL) {
@@ -397,6 +413,7 @@ int cmd_flashpass(int argc, char **argv)
 			.scan_us = 2000,
 			.rt_priority = 10,
 			.rel_expire_ns = PACER_REL_EXPIRE,
+			.jitter_pct = 90,
 			.rc = { .max_loss = 102,
 				.min_loss = 102,
 				.w_min = 8,

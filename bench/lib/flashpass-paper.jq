@@ -42,7 +42,7 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 			goodput_spread_mbps: $r.summary.bpf_flashpass.goodput_spread_mbps,
 			# what a crash would pile up: the RTT difference (20 ms) at half the line rate
 			crash_estimate_bytes: (0.020 * ($r | rate_bps) / 8 / 2 | floor) } }] | from_entries),
-	# the pacer's rate control as it is, with --no-settle and --w-max 16, cubic beside
+	# the pacer as it is, with --no-settle and with --jitter 0, cubic beside
 	control: ([$S | to_entries[] | select(.key | startswith("flashpass-control-")) | .value as $r |
 		($r.runs | map(select(.algo == "bpf_flashpass"))) as $runs | {
 		scenario: $r.scenario, description: $r.description,

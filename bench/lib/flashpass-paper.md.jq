@@ -33,9 +33,9 @@ def row: "| \(.key) | \(.value.utilization | pct) | \(.value.utilization | frame
 	(.sweep[] | . as $b | "| \(.buffer) | \(.buffer_bdp) | " +
 		($cc | map($b.algos[.] as $a | "\($a.utilization | pct) | \($a.class0_drop_rate | rate)") | join(" | ")) + " |")
 end),
-"", "## Rate control: as it is (`--settle`), with `--no-settle` and with `--w-max 16`", "",
+"", "## Rate control: as it is (`--settle`, `--jitter 90`), with `--no-settle` and with `--jitter 0`", "",
 (if (.control // [] | length) == 0 then "(not run)" else
-	"Each row one scenario run with the pacer's rate control as it is (`--settle`, the default), with `--no-settle` or with `--w-max 16`, cubic beside it in the same run.", "",
+	"Each row one scenario run with the pacer as it is (`--settle --jitter 90`, the defaults), with `--no-settle` or with `--jitter 0`, cubic beside it in the same run.", "",
 	"| scenario | pacer | FlashPass utilization | class-0 drops (rate) | credits wasted per run | Jain | cubic utilization | cubic class-0 drops (rate) |",
 	"|---|---|---|---|---|---|---|---|",
 	(.control[] | .algos.bpf_flashpass as $f | .algos.cubic as $c |

@@ -134,7 +134,7 @@ struct pacer {
 	char bv6[PACER_BATCH];	/* and whether that is an IPv6 one */
 	char brel[PACER_BATCH]; /* and a release, not an emulation packet */
 	int warned_v6;		/* no IPv6 raw socket: said once */
-	uint64_t rnd;		/* xorshift64 state: the flows' phases */
+	uint64_t rnd;		/* xorshift64 state: the flows' phases and gaps */
 	uint64_t rel_free_ns;	/* release: the bucket's clock (release_ok()) */
 	uint64_t rel_peak_ns;	/* and the last one's + its catch-up gap */
 };
@@ -210,7 +210,8 @@ static uint64_t flow_gap_ns(const struct pflow *f)
 	return NSEC_PER_SEC / (f->rc.rate ? f->rc.rate : 1);
 }
 
-/* A point in [0, @n) at random: the flows' phases, not secret. */
+/* A point in [0, @n) at random, or any number for @n 0: the flows'
+ * phases and gaps, not secret. */
 static uint64_t pacer_rnd(struct pacer *p, uint64_t n)
 {
 	if (!p->rnd)
@@ -218,7 +219,7 @@ static uint64_t pacer_rnd(struct pacer *p, uint64_t n)
 	p->rnd ^= p->rnd << 13;
 	p->rnd ^= p->rnd >> 7;
 	p->rnd ^= p->rnd << 17;
-	return n ? p->rnd % n : 0;
+	return n ? p->rnd % n : p->rnd;
 }
 
 static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
@@ -653,7 +654,8 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 				continue;
 			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
-			f->next_ns += flow_gap_ns(f);
+			f->next_ns +=
+				fp_gap_jitter(flow_gap_ns(f), p->o->jitter_pct, pacer_rnd(p, 0));
 			more = 1;
 		}
 	}

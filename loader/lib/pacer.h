@@ -30,6 +30,7 @@ struct pacer_opts {
 	int release;		  /* bpf_flashpass's release tunable: wake flows at T + T_wait */
 	int batched;		  /* its credit_batch is above 1: a credit stands for several */
 	uint64_t rel_expire_ns;	  /* a release later than this expires */
+	unsigned int jitter_pct;  /* emulation gaps drawn within this percent of the rate's */
 	struct fp_rc_params rc;
 };
 

@@ -126,6 +126,33 @@ Test(fp_rc, settling_across_sequence_wrap)
 	cr_assert(!fp_rc_settled(&rc, 0xfffffffeU), "before the wrap");
 }
 
+Test(fp_gap, jitter_stays_within_its_span_and_keeps_the_rate)
+{
+	__u64 sum = 0, lo = ~0ULL, hi = 0, x = 88172645463325252ULL;
+
+	cr_assert_eq(fp_gap_jitter(130000, 0, 12345), 130000, "no jitter: the rate's gap");
+	for (int i = 0; i < 100000; i++) {
+		__u64 g;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		g = fp_gap_jitter(130000, 90, x);
+		sum += g;
+		lo = g < lo ? g : lo;
+		hi = g > hi ? g : hi;
+	}
+	cr_assert_geq(lo, 13000, "never below gap (1 - 0.9): %llu", (unsigned long long)lo);
+	cr_assert_leq(hi, 247000, "never above gap (1 + 0.9): %llu", (unsigned long long)hi);
+	cr_assert(lo < 20000 && hi > 240000, "the span is used: %llu..%llu", (unsigned long long)lo,
+		  (unsigned long long)hi);
+	/* the mean of 100 000 uniform draws: within 0.5 % of the gap */
+	cr_assert(sum / 100000 > 129350 && sum / 100000 < 130650, "mean %llu",
+		  (unsigned long long)(sum / 100000));
+	cr_assert_eq(fp_gap_jitter(1, 90, ~0ULL), 1, "a gap of 1 ns has no span");
+	cr_assert_geq(fp_gap_jitter(1000, 250, 0), 10, "above 99 %% is 99 %%: a gap never 0");
+}
+
 Test(fp_rate, emulation_queue_rate_is_84_of_1622)
 {
 	/* 100 Mbit/s: 100e6 / (1622 * 8) = 7706 packets/s */
