@@ -194,15 +194,18 @@ else
 	ratio=$(share bpf_lia $port 60)
 	halved=$(since bpf_lia losses) joined=$(since bpf_lia losses_joined)
 	echo "    connection: $halved halvings, $joined losses within an RTT of one (not halved)"
-	# About the TCP flow's share.  Measured with b ACKing each segment
-	# (topo_quickack), 60 s runs on the tap backend: 0.99 to 1.24, mean
-	# 1.11, sd 0.07 (11 runs), so [0.85, 1.4] is 3.5 sd below the mean
-	# and 3.9 above; uncoupled reno: 1.97 and 2.05 (2 runs).  On VDE the
+	# About the TCP flow's share, and well under uncoupled reno's 2.
+	# Measured with b ACKing each segment (topo_quickack), 60 s runs on
+	# the tap backend: 0.99 to 1.24, mean 1.11, sd 0.07 (11 runs);
+	# uncoupled reno 1.97 and 2.05.  A freshly booted machine runs
+	# higher: 1.10 to 1.40, mean 1.21, sd 0.09 (16 runs; one CI run saw
+	# 1.43), uncoupled 1.90 to 2.04 (3).  [0.85, 1.6]: 3.7 sd below the
+	# first mean, 4.3 above the second, 5 sd under uncoupled (mean 1.98).  On VDE the
 	# same runs gave 0.95 to 1.05 (5 runs; earlier 0.91 to 1.05, 10):
 	# the backend moves the mean by about 0.1, for a cause not found
 	# yet.  Shorter runs spread wider, as two saw-tooths' phases do
 	# (VDE: 45 s sd 0.08, 14 s sd 0.15).
-	check_range "bpf_lia's connection over the TCP flow's goodput" "$ratio" 0.85 1.4
+	check_range "bpf_lia's connection over the TCP flow's goodput" "$ratio" 0.85 1.6
 	check "its subflows halved for congestion (cut_once counts each event once)" \
 		[ "$halved" -gt 0 ]
 	echo "bpf_ppqd beside a TCP flow (reno) on the shared bottleneck"
@@ -217,7 +220,9 @@ else
 		[ "$joined" -gt 0 ]
 	check "bpf_ppqd's subflows yielded to the loss-based flow's queue" [ "$competes" -gt 0 ]
 	# Measured (14 s runs, b ACKing each segment) on the tap backend:
-	# 0.66 to 1.19, mean 0.92, sd 0.15 (12 runs); on VDE 0.55 to 1.02,
+	# 0.66 to 1.19, mean 0.92, sd 0.15 (12 runs; a freshly booted
+	# machine, where bpf_lia's share runs higher: 0.75 to 1.12, mean
+	# 0.93, sd 0.11, 10 runs); on VDE 0.55 to 1.02,
 	# mean 0.77, sd 0.12 (22 runs; delayed ACKs, 14 runs: 0.65 to 0.97;
 	# with the spec's a = 0.5: 0.48 to 0.83; with yield=0 too, 0.29 to
 	# 0.40).  Held to [0.3, 1.45], 4 sd below the tap mean and 3.5
