@@ -235,6 +235,21 @@ static __always_inline void fp_set_pacing(struct sock *sk, __u64 rate)
 	sk->sk_pacing_rate = rate < sk->sk_max_pacing_rate ? rate : sk->sk_max_pacing_rate;
 }
 
+/* SOCK_NOSPACE of enum socket_flags (a #define before 6.x): the same bit
+ * since 2.6 */
+#define FP_SOCK_NOSPACE 2
+
+/* What the send buffer says of its writer (fp_demand_segs()). */
+static __always_inline int fp_snd_state(const struct sock *sk)
+{
+	const struct socket *so = sk->sk_socket;
+	int snd = fp_sndbuf_full(sk->sk_wmem_queued, sk->sk_sndbuf) ? FP_SND_FULL : 0;
+
+	if (so && (so->flags & (1UL << FP_SOCK_NOSPACE)))
+		snd |= FP_SND_WRITER_WAITS;
+	return snd;
+}
+
 /* What the pacer reads from the ledger: the flow's demand, and the
  * inputs of its calibration. */
 static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_ledger *l)
@@ -242,8 +257,8 @@ static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_le
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct tcp_options_received *rx_opt = &tp->rx_opt;
 
-	l->demand_segs = fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache,
-					fp_sndbuf_full(sk->sk_wmem_queued, sk->sk_sndbuf));
+	l->demand_segs =
+		fp_demand_segs(tp->write_seq, tp->snd_nxt, tp->mss_cache, fp_snd_state(sk));
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
@@ -544,15 +559,19 @@ void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		ccs_cwnd_restart_after_idle(sk);
 		return;
 	}
-	/* Data to send after idle (or for the first time): tell the pacer
-	 * before the first ACK brings the real demand; the wait for credits
-	 * counts from now on. */
+	/* Data to send after idle (or for the first time): the pacer starts
+	 * on the demand queued now, not the last ACK's; before a first ACK
+	 * the ledger has none at all.  The wait for credits counts from now
+	 * on. */
 	if (!ca->idle)
 		return; /* in flight went to 0 under loss: the wait goes on */
 	ca->idle = 0;
 	l = fp_ledger_of(sk);
-	if (l && !l->demand_segs)
-		l->demand_segs = 1;
+	if (l) {
+		fp_ledger_inputs(sk, l);
+		if (!l->demand_segs)
+			l->demand_segs = 1;
+	}
 	ca->counted_ns = bpf_ktime_get_ns();
 }
 

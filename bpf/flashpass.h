@@ -268,13 +268,23 @@ static inline int fp_over_provisioned(__u64 e_out, __u32 max_loss, __u64 demand_
  */
 #define FP_DEMAND_OPEN (1ULL << 32)
 
-static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss, int sndbuf_full)
+/* @snd of fp_demand_segs(): what the send buffer says of the writer */
+#define FP_SND_FULL	    1 /* full (fp_sndbuf_full()): one may wait */
+#define FP_SND_WRITER_WAITS 2 /* a writer is blocked on it (the socket's SOCK_NOSPACE) */
+
+static inline __u64 fp_demand_segs(__u32 write_seq, __u32 snd_nxt, __u32 mss, int snd)
 {
 	__u32 bytes = write_seq - snd_nxt;
 
-	if (!mss || (__s32)bytes <= 0)
+	if (!mss)
 		return 0;
-	if (sndbuf_full)
+	/* even with nothing unsent: an ACK that freed the buffer comes
+	 * before the writer it wakes has written */
+	if (snd & FP_SND_WRITER_WAITS)
+		return FP_DEMAND_OPEN;
+	if ((__s32)bytes <= 0)
+		return 0;
+	if (snd & FP_SND_FULL)
 		return FP_DEMAND_OPEN;
 	return ((__u64)bytes + mss - 1) / mss;
 }
@@ -652,6 +662,79 @@ static inline int fp_ring_due(const struct fp_ring *r, __u32 now_us)
 static inline __u32 fp_expire_before(__u32 rel_stamp)
 {
 	return rel_stamp - FP_EXPIRE_SLACK_US - 1;
+}
+
+/*
+ * What a flow's banked credits say of its emulation packet whose credit
+ * would be usable @s us from now (T + T_wait, T in whole us as on the
+ * wire): with release the ring keeps each credit until its usable time,
+ * so the credits still ahead, @off[0..@n) us from now in ascending order,
+ * hold that one if it came (within FP_EXPIRE_SLACK_US: T_wait may move a
+ * little between a packet and its credit).  None there while a credit of
+ * a packet sent FP_RING_NEWER_US or more later is banked: it was lost, as
+ * the emulation queue keeps a flow's packets in order.  Else not known
+ * yet.  Credits of other packets within the slack read as this one's: a
+ * lost packet taken for credited costs a release, never a credit.
+ */
+#define FP_RING_NEWER_US 1000U
+
+enum fp_ring_verdict { FP_RING_UNKNOWN, FP_RING_CREDITED, FP_RING_LOST };
+
+static inline enum fp_ring_verdict fp_ring_says(const __u32 *off, __u32 n, __u32 s)
+{
+	__u32 lo = 0, hi = n, mid;
+
+	/* the first credit no more than the slack before @s */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((__u64)off[mid] + FP_EXPIRE_SLACK_US < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && off[lo] <= (__u64)s + FP_EXPIRE_SLACK_US)
+		return FP_RING_CREDITED;
+	if (n && off[n - 1] >= (__u64)s + FP_RING_NEWER_US)
+		return FP_RING_LOST;
+	return FP_RING_UNKNOWN;
+}
+
+/*
+ * How long after its packet left a credit that has not come is overdue,
+ * in us: the path's RTT and a quarter more (@rtt_ns: the flow's smoothed
+ * RTT, which holds the data queue too), the time of FP_OVERDUE_PKTS
+ * emulation packets at @r_max (the emulation queue's 8, twice over) and
+ * FP_OVERDUE_MIN_US.  What a flow sends in that time bounds what it has
+ * in flight (fp_emu_in_flight()).
+ */
+#define FP_OVERDUE_PKTS	  16U
+#define FP_OVERDUE_MIN_US 1000U
+
+static inline __u32 fp_credit_overdue_us(__u64 rtt_ns, __u64 r_max)
+{
+	__u64 us = rtt_ns / 1000 + rtt_ns / 4000 + FP_OVERDUE_MIN_US;
+
+	us += r_max ? FP_OVERDUE_PKTS * USEC_PER_SEC / r_max : 0;
+	return us > 0x7fffffffULL ? 0x7fffffffU : (__u32)us;
+}
+
+/*
+ * A flow's emulation packets in flight, for the marking rule
+ * (fp_over_provisioned()): sent, not credited, not counted lost; at most
+ * what it sends at @rate in a credit's overdue time (@overdue_us,
+ * fp_credit_overdue_us()).  The loss count moves only with credits, so
+ * unbounded, a flow whose packets all died in the crowd of a start
+ * counted every one in flight; once that covered its demand it sent the
+ * rest over-provisioned, which the emulation queue drops first, got no
+ * credit and fell back to Reno in the shallow buffer.
+ */
+static inline __u64 fp_emu_in_flight(__u64 sent, __u64 credited, __u64 lost, __u64 rate,
+				     __u32 overdue_us)
+{
+	__u64 out = credited + lost < sent ? sent - credited - lost : 0;
+	__u64 cap = rate * overdue_us / USEC_PER_SEC + 1;
+
+	return out < cap ? out : cap;
 }
 
 /* How long the oldest ring credit has been usable at @now_us, in us (0:

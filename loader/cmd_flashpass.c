@@ -283,9 +283,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
 	if (po->release)
 		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
-		       " not sent (credit lost), %" PRIu64 " expired (over %g ms late), %" PRIu64
+		       " not sent (credit lost), %" PRIu64
+		       " not sent (credit not known, releases busy), %" PRIu64
+		       " expired (over %g ms late), %" PRIu64
 		       " not kept (%d pending a flow at most), %" PRIu64 " send errors\n",
-		       r.released, r.release_lost, r.release_expired,
+		       r.released, r.release_lost, r.release_unjudged, r.release_expired,
 		       (double)po->rel_expire_ns / 1e6, r.release_full, PACER_REL,
 		       r.release_errors);
 	return err ? 1 : 0;

@@ -76,7 +76,8 @@ union emu_to {
 struct prel {
 	uint64_t at;
 	uint32_t seq;
-	uint8_t seen;	  /* the window covered it */
+	uint32_t t_us;	  /* its packet's T, as on the wire */
+	uint8_t seen;	  /* the window or the ring told (release_seen(), release_ring()) */
 	uint8_t credited; /* and it had come */
 	uint16_t pad;
 };
@@ -126,6 +127,7 @@ struct pacer {
 	uint64_t sec_start, sec_sent; /* peak_pps: this second's start, its packets */
 	size_t rr;		      /* fill_batch()'s first flow, in turn */
 	struct fp_ledger l;	      /* scratch: a ledger is 4 KB */
+	uint32_t ring_off[FP_RING];   /* scratch: its ring's credits ahead (release_ring()) */
 	union emu_pkt pkts[PACER_BATCH];
 	union emu_to to[PACER_BATCH];
 	struct iovec iov[PACER_BATCH];
@@ -286,6 +288,56 @@ static void release_seen(struct pflow *f, uint32_t last, uint32_t seen)
 	}
 }
 
+/* Ascending, in place: the ring's order, nearly sorted already. */
+static void sort_u32(uint32_t *v, uint32_t n)
+{
+	for (uint32_t i = 1, j; i < n; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/*
+ * What the ring of @l, the flow's ledger, says of the pending releases
+ * the window left unjudged (fp_ring_says()), for those still ahead of
+ * @now.  At a start, with most emulation packets lost (20 flows at r_max
+ * into the emulation queue's one), the window's 32 sequence numbers
+ * cover few of them; unjudged, their releases took the releases' whole
+ * rate, and those with credits left late or expired.  (A rule that took
+ * a credit an RTT and a margin overdue for lost, with no later one come,
+ * wasted credits of packets the pacer had sent late: T is when a packet
+ * was due.)
+ */
+static void release_ring(struct pacer *p, struct pflow *f, const struct fp_ledger *l, uint64_t now)
+{
+	uint32_t now_us = fp_stamp(now), tw_us = (uint32_t)(f->t_wait_ns / 1000), n = 0, i;
+	enum fp_ring_verdict v;
+
+	for (i = l->ring.tail; i != l->ring.head && n < FP_RING; i++) {
+		uint32_t off = l->ring.at[i & (FP_RING - 1)] - now_us;
+
+		if ((int32_t)off > 0)
+			p->ring_off[n++] = off;
+	}
+	sort_u32(p->ring_off, n);
+	for (i = f->rel_tail; i != f->rel_head; i++) {
+		struct prel *r = &f->rel[i % PACER_REL];
+		uint32_t s = r->t_us + tw_us - now_us;
+
+		if (r->seen || (int32_t)s <= 0)
+			continue;
+		/* past the newest credit banked: these are not known yet */
+		if (!n || s > p->ring_off[n - 1] + FP_EXPIRE_SLACK_US)
+			break;
+		v = fp_ring_says(p->ring_off, n, s);
+		r->seen = v != FP_RING_UNKNOWN;
+		r->credited = v == FP_RING_CREDITED;
+	}
+}
+
 /* Read every ledger: new flows, their phase, demand and credits; forget
  * the flows whose ledger is gone. */
 static void scan(struct pacer *p, uint64_t now)
@@ -318,6 +370,8 @@ static void scan(struct pacer *p, uint64_t now)
 		/* a batched credit's window has its own number only */
 		if (p->l.seen && !p->o->batched)
 			release_seen(f, p->l.last_seq, p->l.seen);
+		if (f->rel_tail != f->rel_head && !p->o->batched)
+			release_ring(p, f, &p->l, now);
 		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
 					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
 		flow_count(p, f);
@@ -509,7 +563,9 @@ static void release_at(struct pacer *p, struct pflow *f, uint64_t due, uint32_t 
 		release_not_kept(p);
 		return;
 	}
-	f->rel[f->rel_head++ % PACER_REL] = (struct prel){ .at = due + f->t_wait_ns, .seq = seq };
+	f->rel[f->rel_head++ % PACER_REL] = (struct prel){ .at = due + f->t_wait_ns,
+							   .seq = seq,
+							   .t_us = (uint32_t)(due / 1000) };
 }
 
 /* Emulation packet @i of the batch for @f, due at @due: its time T is when
@@ -518,12 +574,11 @@ static void release_at(struct pacer *p, struct pflow *f, uint64_t due, uint32_t 
  * a late wake-up sends a few at once. */
 static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 {
-	uint64_t out = f->pub.sent - f->recv - f->pub.lost;
+	uint64_t out = fp_emu_in_flight(f->pub.sent, f->recv, f->pub.lost, f->rc.rate,
+					fp_credit_overdue_us(f->rtt_ns, p->r_max));
 	struct fp_wire *w = build_wire(p, f, i, FP_EMULATION, due);
 	int over;
 
-	if (f->recv + f->pub.lost > f->pub.sent)
-		out = 0;
 	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
 	w->seq = htonl(f->pub.seq);
 	w->flags = over ? FP_WIRE_OVER : 0;
@@ -566,6 +621,17 @@ static int release_ok(const struct pacer *p, uint64_t now)
 	return release_free(p) <= now;
 }
 
+/* Whether the bucket holds half its depth or more: a release whose credit
+ * was not judged (release_seen(), release_ring()) leaves only then, so
+ * that the releases of lost packets do not hold back those with credits
+ * when there are more than the releases' rate. */
+static int release_spare(const struct pacer *p, uint64_t now)
+{
+	uint64_t gap = NSEC_PER_SEC * 100 / (p->r_max * PACER_REL_RATE);
+
+	return p->rel_free_ns + PACER_REL_DEPTH / 2 * gap <= now;
+}
+
 static void release_spent(struct pacer *p, uint64_t now)
 {
 	uint64_t gap = NSEC_PER_SEC * 100 / (p->r_max * PACER_REL_RATE);
@@ -595,9 +661,12 @@ static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t no
 			p->r->release_expired++;
 			continue;
 		}
-		if (!r->seen || r->credited)
+		if (r->credited || (!r->seen && release_spare(p, now)))
 			break;
-		p->r->release_lost++;
+		if (r->seen)
+			p->r->release_lost++;
+		else
+			p->r->release_unjudged++;
 	}
 	release_spent(p, now);
 	build_wire(p, f, i, FP_RELEASE, r->at);

@@ -54,11 +54,13 @@ struct pacer_report {
 	uint64_t late_max_ns;
 	uint64_t skipped_ns;
 	/* release: releases sent, not sent (a send error), not sent as their
-	 * credit was seen lost, not sent as over rel_expire_ns late, and not
-	 * kept for want of room */
+	 * credit was seen lost, not sent as their credit was not known with
+	 * the releases' bucket low, not sent as over rel_expire_ns late, and
+	 * not kept for want of room */
 	uint64_t released;
 	uint64_t release_errors;
 	uint64_t release_lost;
+	uint64_t release_unjudged;
 	uint64_t release_expired;
 	uint64_t release_full;
 };

@@ -174,7 +174,7 @@ rc=$?
 tail -n 3 "$TMP/pacer.log" | sed 's/^/    /'
 check "it exits 0 on SIGTERM" [ "$rc" -eq 0 ]
 check "it reports its CPU per emulation packet" grep -q 'ns per packet' "$TMP/pacer.log"
-prel=$(grep -o '[0-9]* releases, [0-9]* not sent (credit lost), [0-9]* expired ([^)]*), [0-9]* not kept' \
+prel=$(grep -o '[0-9]* releases, [0-9]* not sent (credit lost), [0-9]* not sent ([^)]*), [0-9]* expired ([^)]*), [0-9]* not kept' \
 	"$TMP/pacer.log")
 check "it reports its releases, and kept every one (${prel:-no report})" \
 	bash -c "[[ '$prel' == *', 0 not kept' ]]"

@@ -186,7 +186,12 @@ Test(fp_marking, demand_in_segments)
 	cr_assert_eq(fp_demand_segs(5000, 1000, 0, 0), 0, "no mss yet");
 	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448, 1), FP_DEMAND_OPEN,
 		     "a full send buffer: the writer has more, demand open");
-	cr_assert_eq(fp_demand_segs(1000, 1000, 1448, 1), 0, "nothing queued: none, full or not");
+	cr_assert_eq(fp_demand_segs(1000, 1000, 1448, FP_SND_FULL), 0,
+		     "nothing queued: none, full or not");
+	cr_assert_eq(fp_demand_segs(1000, 1000, 1448, FP_SND_WRITER_WAITS), FP_DEMAND_OPEN,
+		     "nothing unsent but a writer blocked: it has more");
+	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448, FP_SND_WRITER_WAITS), FP_DEMAND_OPEN);
+	cr_assert_eq(fp_demand_segs(5000, 1000, 0, FP_SND_WRITER_WAITS), 0, "no mss yet");
 	cr_assert(!fp_over_provisioned(1000000, 102, FP_DEMAND_OPEN),
 		  "open demand is never covered");
 	cr_assert(fp_sndbuf_full(200000, 300000), "two thirds: a writer may wait");
@@ -288,6 +293,43 @@ Test(fp_ring, a_release_expires_the_credits_well_before_it)
 	cr_assert_eq(fp_ring_oldest(&r), 1900);
 	cr_assert_eq(fp_ring_take(&r, fp_expire_before(50), FP_RING), 0,
 		     "serial arithmetic: a stamp after the wrap expires nothing newer");
+}
+
+Test(fp_ring, banked_credits_tell_a_lost_packet_from_one_in_flight)
+{
+	const __u32 off[] = { 500, 1900, 2600, 5000 };
+
+	cr_assert_eq(fp_ring_says(off, 4, 1900), FP_RING_CREDITED);
+	cr_assert_eq(fp_ring_says(off, 4, 1950), FP_RING_CREDITED, "T_wait moved by 50 us");
+	cr_assert_eq(fp_ring_says(off, 4, 400), FP_RING_CREDITED, "just before the first");
+	cr_assert_eq(fp_ring_says(off, 4, 3500), FP_RING_LOST, "1.5 ms before a banked one");
+	cr_assert_eq(fp_ring_says(off, 4, 2300), FP_RING_LOST, "none within 100 us of it");
+	cr_assert_eq(fp_ring_says(off, 4, 4500), FP_RING_UNKNOWN,
+		     "the newest came only 500 us after: this one may still come");
+	cr_assert_eq(fp_ring_says(off, 4, 6000), FP_RING_UNKNOWN, "after every banked one");
+	cr_assert_eq(fp_ring_says(off, 0, 100), FP_RING_UNKNOWN, "nothing banked");
+	cr_assert_eq(fp_ring_says(off, 4, 0xfffffff0U), FP_RING_UNKNOWN, "no overflow");
+}
+
+Test(fp_ring, a_credit_is_overdue_an_rtt_and_a_queue_later)
+{
+	/* 20 ms RTT, 100 Mbit/s (7706 packets/s): 20 + 5 + 1 + 2.076 ms */
+	cr_assert_eq(fp_credit_overdue_us(20000000, 7706), 28076);
+	cr_assert_eq(fp_credit_overdue_us(0, 7706), 1000 + 2076, "no RTT yet: the queue");
+	cr_assert_eq(fp_credit_overdue_us(20000000, 0), 26000, "no rate: no queue term");
+	cr_assert_eq(fp_credit_overdue_us(~0ULL, 1), 0x7fffffffU, "bounded");
+}
+
+Test(fp_marking, in_flight_is_at_most_an_overdue_time_of_packets)
+{
+	cr_assert_eq(fp_emu_in_flight(100, 60, 10, 7706, 28076), 30);
+	cr_assert_eq(fp_emu_in_flight(100, 90, 20, 7706, 28076), 0,
+		     "more credited and lost than sent");
+	/* 2200 sent at the start, no credit: 7706/s for 28 ms is 216 */
+	cr_assert_eq(fp_emu_in_flight(2200, 0, 0, 7706, 28076), 217);
+	cr_assert(!fp_over_provisioned(fp_emu_in_flight(2200, 0, 0, 7706, 28076), 102, 1000),
+		  "a bulk flow with no credit yet keeps asking at normal priority");
+	cr_assert_eq(fp_emu_in_flight(5, 0, 0, 0, 28076), 1, "no rate: one");
 }
 
 Test(fp_window, a_drought_is_t_wait_without_credit)
