@@ -161,6 +161,14 @@ static __always_inline __u32 packets_in_net_at_edt(struct sock *sk, __u32 inflig
 	return delivered >= at_edt ? 0 : at_edt - delivered;
 }
 
+/* Values the kernel took in place of what bbr returned (ccs_ret_repair()):
+ * ssthresh stays at infinity (bbr_ssthresh()), cwnd goes back to the one
+ * saved at the last loss or PROBE_RTT. */
+static __always_inline void bbr_repair(struct sock *sk)
+{
+	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, ca(sk)->prior_cwnd);
+}
+
 static __always_inline void save_cwnd(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -564,8 +572,7 @@ void BPF_PROG(bbr_main, CCS_CONG_CONTROL_ARGS)
 	struct bbr_ca *bbr = ca(sk);
 	__u32 bw;
 
-	/* ssthresh() keeps it at infinity (bbr_ssthresh) */
-	ccs_ret_repair(sk, TCP_INFINITE_SSTHRESH, bbr->prior_cwnd);
+	bbr_repair(sk);
 	/* counted here, added to the map every BBR_STAT_BATCH ACKs (and at
 	 * release): a map update per ACK is a sizeable part of bbr_main() */
 	if (CCS_STATS_ON && ++bbr->b_acks >= BBR_STAT_BATCH) {
@@ -663,6 +670,7 @@ __u32 BPF_PROG(bbr_undo_cwnd, struct sock *sk)
 {
 	struct bbr_ca *bbr = ca(sk);
 
+	bbr_repair(sk);
 	bbr->full_bw = 0;
 	bbr->full_bw_cnt = 0;
 	reset_lt_bw_sampling(sk);
@@ -674,6 +682,7 @@ __u32 BPF_PROG(bbr_undo_cwnd, struct sock *sk)
 SEC("struct_ops")
 __u32 BPF_PROG(bbr_ssthresh, struct sock *sk)
 {
+	bbr_repair(sk);
 	save_cwnd(sk);
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	return tcp_sk(sk)->snd_ssthresh;
@@ -685,6 +694,7 @@ void BPF_PROG(bbr_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = ca(sk);
 
+	bbr_repair(sk);
 	if (event != CA_EVENT_TX_START || !tp->app_limited)
 		return;
 	/* Restarting from idle: pace at the model's bw, no faster. */
@@ -703,6 +713,7 @@ void BPF_PROG(bbr_set_state, struct sock *sk, __u8 new_state)
 {
 	struct bbr_ca *bbr = ca(sk);
 
+	bbr_repair(sk);
 	if (new_state != TCP_CA_Loss)
 		return;
 	/* An RTO: treat it as the end of a round with a loss. */

@@ -115,6 +115,13 @@ static __always_inline __u32 fp_emu_pps_of(const struct sock *sk)
 	return e ? (__u32)e->rate : 0;
 }
 
+/* What the CC last meant ssthresh and cwnd to be, put back where the
+ * kernel holds a value it did not return (ccs_ret_repair()). */
+static __always_inline void fp_repair(struct sock *sk, const struct fp_ca *ca)
+{
+	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
+}
+
 /* The flow's RTT for its deadlines: smoothed, else the minimum, else 100 ms. */
 static __always_inline __u64 fp_rtt_ns(const struct tcp_sock *tp)
 {
@@ -490,7 +497,7 @@ void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
 		return;
 	ccs_stat_inc(CCS_STAT_ACKS);
 	ca->prev_una = tcp_sk(sk)->snd_una;
-	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
+	fp_repair(sk, ca);
 	if (ca->phase != FP_PHASE_FALLBACK) {
 		l = fp_ledger_of(sk);
 		if (!l)
@@ -525,8 +532,10 @@ SEC("struct_ops")
 __u32 BPF_PROG(fp_ssthresh, struct sock *sk)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
-	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
+	__u32 cwnd;
 
+	fp_repair(sk, ca);
+	cwnd = tcp_sk(sk)->snd_cwnd;
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	ca->loss_cwnd = cwnd;
 	if (ca->phase == FP_PHASE_FALLBACK)
@@ -541,6 +550,7 @@ __u32 BPF_PROG(fp_undo_cwnd, struct sock *sk)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
 
+	fp_repair(sk, ca);
 	ccs_stat_inc(CCS_STAT_UNDO);
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }
@@ -551,6 +561,7 @@ void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	struct fp_ca *ca = inet_csk_ca(sk);
 	struct fp_ledger *l;
 
+	fp_repair(sk, ca);
 	if (ev == CA_EVENT_LOSS)
 		ccs_stat_inc(CCS_STAT_RTO);
 	if (ev != CA_EVENT_TX_START)

@@ -367,31 +367,38 @@ static __always_inline void ccs_stat_set(__u32 idx, __u64 val)
 /*
  * The kernel does not always get what a BPF CC's ssthresh() or undo_cwnd()
  * returned: with AMD's SRSO mitigation ("safe RET") it can get the low
- * half of a kernel text address (the return thunk's) instead.  Its bit 31
- * is set, which no real ssthresh or cwnd has (both stay at or below
- * TCP_INFINITE_SSTHRESH).  The kernel's PRR divides such an ssthresh by
- * prior_cwnd and sets cwnd to hundreds of millions: a line-rate burst
- * until the buffer overflows.  Kernel CCs (direct calls) are not affected.
+ * half of a kernel text address (the return thunk's) instead, a value no
+ * TCP code makes (tcp_cc_window_impossible()).  The kernel's PRR divides
+ * such an ssthresh by prior_cwnd and sets cwnd to hundreds of millions, a
+ * line-rate burst until the buffer overflows; TCP halves such a cwnd at a
+ * restart after idle and keeps three quarters of it as ssthresh, values
+ * without the telltale bit 31.  Kernel CCs (direct calls) are not
+ * affected.
  *
  * So no suite CC leaves its window to the kernel's PRR: each runs
  * cong_control() (the DCTCP-based ones do the kernel's PRR themselves,
- * tcp_cc.h), and calls this first to put back its own values.  @ssthresh
- * and @cwnd: what the CC last meant them to be.
+ * tcp_cc.h), and calls this first to put back its own values, and so does
+ * every callback that reads the window (ssthresh(), undo_cwnd(),
+ * cwnd_event(), set_state()) before it does: the kernel can hold a bad
+ * value across several of them (an undo on an old ACK reaches no
+ * cong_control()).  @ssthresh and @cwnd: what the CC last meant them to
+ * be.
  */
 static __always_inline void ccs_ret_repair(struct sock *sk, __u32 ssthresh, __u32 cwnd)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	__u32 mss = tp->mss_cache;
 	bool bad = false;
 
 #ifdef CCS_TWIN
 	return;
 #endif
-	if (tp->snd_ssthresh > TCP_INFINITE_SSTHRESH) {
+	if (tcp_cc_window_impossible(tp->snd_ssthresh, mss)) {
 		tp->snd_ssthresh = ssthresh;
 		bad = true;
 	}
-	if (tp->snd_cwnd > TCP_INFINITE_SSTHRESH) {
-		tp->snd_cwnd = cwnd > 2 ? cwnd : 2;
+	if (tcp_cc_window_impossible(tp->snd_cwnd, mss)) {
+		tp->snd_cwnd = cwnd > 2 && !tcp_cc_window_impossible(cwnd, mss) ? cwnd : 2;
 		bad = true;
 	}
 	if (bad)

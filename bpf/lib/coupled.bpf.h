@@ -304,9 +304,19 @@ static __always_inline void cpl_unstamp(struct cpl_core *m)
 	m->cut_ns = 0;
 }
 
+/* What the CC last meant ssthresh and cwnd to be, put back where the
+ * kernel holds a value it did not return (ccs_ret_repair()). */
+static __always_inline void cpl_core_repair(struct sock *sk, const struct cpl_core *m)
+{
+	ccs_ret_repair(sk, m->ssthresh, m->loss_cwnd);
+}
+
 static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core *m)
 {
-	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
+	__u32 cwnd;
+
+	cpl_core_repair(sk, m);
+	cwnd = tcp_sk(sk)->snd_cwnd;
 
 	/* exact: t_mptcp bounds the kernel's undos by it */
 	ccs_stat_inc_atomic(CCS_STAT_CWND_REDUCTIONS);
@@ -325,6 +335,7 @@ static __always_inline __u32 cpl_core_ssthresh(struct sock *sk, struct cpl_core 
 
 static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, struct cpl_core *m)
 {
+	cpl_core_repair(sk, m);
 	ccs_stat_inc_atomic(CCS_STAT_UNDO);
 	cpl_unstamp(m);
 	return max(tcp_sk(sk)->snd_cwnd, m->loss_cwnd);
@@ -340,6 +351,7 @@ static __always_inline __u32 cpl_core_undo_cwnd(struct sock *sk, struct cpl_core
 static __always_inline void cpl_core_cwnd_event(struct sock *sk, struct cpl_core *m,
 						enum tcp_ca_event ev)
 {
+	cpl_core_repair(sk, m);
 	if (ev == CA_EVENT_LOSS && m->joined) {
 		m->joined = 0;
 		m->ssthresh = lia_halve(m->loss_cwnd);

@@ -141,6 +141,13 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
 	}
 }
 
+/* What the CC last meant ssthresh and cwnd to be, put back where the
+ * kernel holds a value it did not return (ccs_ret_repair()). */
+static __always_inline void dctcp_core_repair(struct sock *sk, const struct dctcp_core *ca)
+{
+	ccs_ret_repair(sk, ca->ssthresh, ca->loss_cwnd);
+}
+
 /*
  * ssthresh(): with ECN, the window cut by @p, the fraction of a window a
  * DCTCP-style CC gives back (alpha/2 for DCTCP itself, DCTCP_ALPHA_ONE =
@@ -149,8 +156,10 @@ static __always_inline void dctcp_core_update_alpha(struct sock *sk, struct dctc
  */
 static __always_inline __u32 dctcp_core_ssthresh(struct sock *sk, struct dctcp_core *ca, __u32 p)
 {
-	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
+	__u32 cwnd;
 
+	dctcp_core_repair(sk, ca);
+	cwnd = tcp_sk(sk)->snd_cwnd;
 	ccs_stat_inc(CCS_STAT_CWND_REDUCTIONS);
 	ca->loss_cwnd = cwnd;
 	ca->ssthresh = ca->ecn ? dctcp_ssthresh_of(cwnd, p) : dctcp_loss_ssthresh(cwnd);
@@ -194,6 +203,7 @@ static __always_inline void dctcp_core_react_to_loss(struct sock *sk, struct dct
 static __always_inline void dctcp_core_set_state(struct sock *sk, struct dctcp_core *ca,
 						 __u8 new_state, bool clamp_alpha_on_loss)
 {
+	dctcp_core_repair(sk, ca);
 	if (new_state == TCP_CA_Recovery && new_state != inet_csk(sk)->icsk_ca_state)
 		dctcp_core_react_to_loss(sk, ca);
 	if (new_state == TCP_CA_Loss && clamp_alpha_on_loss)
@@ -236,6 +246,7 @@ static __always_inline void dctcp_core_ece_ack_update(struct sock *sk, enum tcp_
 static __always_inline void dctcp_core_cwnd_event(struct sock *sk, struct dctcp_core *ca,
 						  enum tcp_ca_event ev)
 {
+	dctcp_core_repair(sk, ca);
 	switch (ev) {
 	case CA_EVENT_ECN_IS_CE:
 	case CA_EVENT_ECN_NO_CE: dctcp_core_ece_ack_update(sk, ev, ca); break;
@@ -250,6 +261,7 @@ static __always_inline void dctcp_core_cwnd_event(struct sock *sk, struct dctcp_
 
 static __always_inline __u32 dctcp_core_undo_cwnd(struct sock *sk, const struct dctcp_core *ca)
 {
+	dctcp_core_repair(sk, ca);
 	ccs_stat_inc(CCS_STAT_UNDO);
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }

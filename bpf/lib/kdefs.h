@@ -15,9 +15,8 @@
 #define USEC_PER_SEC  1000000ULL
 #define NSEC_PER_USEC 1000ULL
 
-/* include/net/tcp.h.  TCP_INFINITE_SSTHRESH is the largest ssthresh or
- * cwnd the kernel ever holds: a value above it did not come from TCP
- * (ccs_ret_repair()).  MAX_TCP_HEADER is L1_CACHE_ALIGN(128 + MAX_HEADER),
+/* include/net/tcp.h.  TCP_INFINITE_SSTHRESH: ssthresh's "none", above
+ * any real window (tcp_cc_window_impossible()).  MAX_TCP_HEADER is L1_CACHE_ALIGN(128 + MAX_HEADER),
  * which depends on the kernel's configuration: 320 with x86-64
  * distribution kernels'. */
 #define TCP_INIT_CWND	      10

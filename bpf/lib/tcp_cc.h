@@ -49,6 +49,27 @@ static inline __u32 tcp_cc_prr_cwnd(__u32 ssthresh, __u32 in_flight, __u32 prior
 }
 
 /*
+ * Whether a cwnd or ssthresh of @segs segments of @mss bytes is one no TCP
+ * code makes.  Windows grow only while the sender is cwnd-limited, so they
+ * stay within a small multiple of the largest window a peer can offer
+ * (65535 << 14 bytes): four times it is the bound.  What the kernel takes
+ * in place of a BPF CC's result (ccs_ret_repair()) is far above: the low
+ * half of a kernel address (2^31 and more) or what TCP makes of one before
+ * the CC sees it (halved by a restart after idle, three quarters as an
+ * ssthresh), 2^29 and more, where the bound is 2^26 even at the smallest
+ * MSS.  TCP_INFINITE_SSTHRESH, ssthresh's "none", is not a window.
+ */
+#define TCP_CC_MAX_WINDOW_BYTES (65535ULL << 14)
+#define TCP_CC_MIN_SND_MSS	48 /* include/net/tcp.h TCP_MIN_SND_MSS */
+
+static inline int tcp_cc_window_impossible(__u32 segs, __u32 mss)
+{
+	if (mss < TCP_CC_MIN_SND_MSS)
+		mss = TCP_CC_MIN_SND_MSS;
+	return segs != TCP_INFINITE_SSTHRESH && segs > 4 * TCP_CC_MAX_WINDOW_BYTES / mss;
+}
+
+/*
  * tcp_update_pacing_rate(): bytes/s, @ss_ratio percent of cwnd * mss per
  * srtt in slow start (cwnd below half ssthresh), @ca_ratio after, counting
  * packets_out when it exceeds cwnd; no more than @max_rate.  @srtt_us8 is

@@ -51,6 +51,36 @@ Test(tcp_cc_prr, corrupted_ssthresh_explodes)
 	cr_assert_gt(tcp_cc_prr_cwnd(bad, 12, 12, 5, 0, 5, 0, 1), 900000000U);
 }
 
+/* What ccs_ret_repair() takes for a value the kernel did not get from the
+ * CC: raw kernel addresses' low halves and what TCP derives from them
+ * (halved at a restart after idle, three quarters as ssthresh), never a
+ * window a real flow can reach. */
+Test(tcp_cc_window, impossible_values)
+{
+	__u32 raw = 0xa0636d00U;
+
+	cr_assert(tcp_cc_window_impossible(raw, 1448));
+	cr_assert(tcp_cc_window_impossible(raw / 2, 1448)); /* 0x5031b680, seen in a run */
+	cr_assert(tcp_cc_window_impossible(raw - raw / 4, 1448));
+	cr_assert(tcp_cc_window_impossible(0x81104110U / 4, TCP_CC_MIN_SND_MSS));
+	cr_assert(tcp_cc_window_impossible(0x81104110U / 4, 0)); /* no MSS yet */
+}
+
+Test(tcp_cc_window, real_values)
+{
+	/* four times the largest window a peer offers, in 1448-byte segments */
+	__u32 most = (__u32)(4 * TCP_CC_MAX_WINDOW_BYTES / 1448);
+
+	cr_assert_eq(most, 2966092U);
+	cr_assert_not(tcp_cc_window_impossible(most, 1448));
+	cr_assert(tcp_cc_window_impossible(most + 1, 1448));
+	cr_assert_not(tcp_cc_window_impossible(TCP_INFINITE_SSTHRESH, 1448));
+	cr_assert_not(tcp_cc_window_impossible(2, 1448));
+	/* a jumbo-frame path's bound is lower, still above any window */
+	cr_assert_not(tcp_cc_window_impossible(477211, 9000));
+	cr_assert(tcp_cc_window_impossible(477212, 9000));
+}
+
 /* mss 1448, cwnd 10, srtt 1 ms (srtt_us = 8000): 14.48 MB/s, times 2 in
  * slow start, 1.2 after. */
 Test(tcp_cc_pacing, ratios)
