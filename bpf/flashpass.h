@@ -306,7 +306,8 @@ static inline int fp_sndbuf_full(int wmem_queued, int sndbuf)
  *   L < min_loss:  r <- (1 - w) r + w r_max; after an increase,
  *                  w <- (w + w_max) / 2 (back toward w_max)
  *   otherwise:     hold,
- * r clamped to [r_min, r_max] (r_min: one packet per RTT).  The increase
+ * r clamped to [r_min, r_max] (r_min: one packet per RTT); before a
+ * flow's first decrease an increase doubles r (fp_rc_start()).  The increase
  * closes a part w of the gap to r_max, as ExpressPass's does, rather than
  * multiplying r by 1 + w: flows that see the same loss then move toward
  * equal rates (a multiplicative increase keeps their ratio, so the
@@ -318,6 +319,7 @@ struct fp_rc_params {
 	__u32 w_min;	/* 1/1024 */
 	__u32 w_max;	/* 1/1024 */
 	__u32 settle;	/* after a change, measure only the new rate (fp_rc_settle()) */
+	__u32 start;	/* a new flow's rate, 1/1024 of r_max (fp_rc_start()) */
 };
 
 struct fp_rc {
@@ -331,6 +333,22 @@ struct fp_rc {
 };
 
 enum fp_rc_step { FP_RC_HOLD, FP_RC_UP, FP_RC_DOWN };
+
+/*
+ * A new flow's emulation rate: @p->start of @r_max (1/1024), at least one
+ * packet a second; until its first decrease, each increase doubles it
+ * (fp_rc_update()).  The paper starts at r_max (1024); ExpressPass starts
+ * at a fraction alpha of it, so that flows starting together do not send
+ * their link's whole emulation rate each into a queue that takes one.
+ * The doubling is ours: with the gap-closing increase alone (w of 1/16) a
+ * lone flow started at a quarter took some 30 RTTs to reach r_max.
+ */
+static inline __u64 fp_rc_start(const struct fp_rc_params *p, __u64 r_max)
+{
+	__u64 r = r_max * p->start / FP_ONE;
+
+	return r ? r : 1;
+}
 
 /*
  * A rate change shows in the credits one RTT later: until the first
@@ -386,7 +404,10 @@ static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_
 	} else if (l < p->min_loss) {
 		if (rc->last_up)
 			rc->w = (rc->w + p->w_max) / 2;
-		rc->rate = rc->rate * (FP_ONE - rc->w) / FP_ONE + r_max * rc->w / FP_ONE;
+		if (!rc->decreases) /* its start: fp_rc_start() */
+			rc->rate *= 2;
+		else
+			rc->rate = rc->rate * (FP_ONE - rc->w) / FP_ONE + r_max * rc->w / FP_ONE;
 		rc->last_up = 1;
 		step = FP_RC_UP;
 	} else {

@@ -42,9 +42,9 @@ static const struct cli fp_cli = {
 	.subs = (const char *const[]){ "run", "flows", NULL },
 	.synopsis =
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
-		"                         [--w-min N] [--[no-]settle] [--set k=v]... [--non-restricted]\n"
-		"                         [--jitter PCT] [--release-expiry TIME] [--tc ROLE=DEV[@NETNS]]...\n"
-		"                         [-n NETNS]...\n"
+		"                         [--w-min N] [--start N] [--[no-]settle] [--set k=v]...\n"
+		"                         [--non-restricted] [--jitter PCT] [--release-expiry TIME]\n"
+		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
 		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
@@ -67,6 +67,11 @@ static const struct cli fp_cli = {
 			  "increase closes, 1/1024 (default 64)" },
 			{ "w-min", 'w', "N", SUB(FP_RUN),
 			  "rate control: the smallest w, where decreases leave it, 1/1024 (default 8)" },
+			{ "start", 'a', "N", SUB(FP_RUN),
+			  "rate control: a new flow's emulation rate, 1/1024 of the highest, "
+			  "doubled each RTT until its first decrease (default 256; 1024: the "
+			  "paper's, which 20 flows starting together pay in drops: "
+			  "bench/README.md)" },
 			{ "settle", 'S', NULL, SUB(FP_RUN),
 			  "rate control: after a change, measure only the new rate's packets "
 			  "(the default)" },
@@ -261,11 +266,13 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
 	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
-	       "rate control: loss %u..%u/1024, w %u..%u/1024, %s; gaps jittered %u %%); "
+	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
+	       "gaps jittered %u %%); "
 	       "SIGINT or SIGTERM stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
 	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
-	       po->rc.w_min, po->rc.w_max, po->rc.settle ? "settle" : "no settle", po->jitter_pct);
+	       po->rc.w_min, po->rc.w_max, po->rc.start, po->rc.settle ? "settle" : "no settle",
+	       po->jitter_pct);
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();
@@ -302,30 +309,31 @@ struct fp_args {
 	int json;
 };
 
-/* --max-loss and --min-loss: fractions in 1/1024, below 1. */
-/* A fraction in 1/1024 below 1: the rate control's loss targets and w
- * (w not 0: a flow could never increase again). */
+/* A fraction in 1/1024: the rate control's loss targets and w, below 1
+ * (w not 0: a flow could never increase again), and the start rate, up
+ * to 1 (not 0: a flow would send nothing). */
 static int parse_frac(int ch, const char *arg, struct fp_rc_params *rc)
 {
 	const struct {
 		int ch;
 		const char *name;
 		uint32_t *v;
+		uint32_t lo, hi;
 	} f[] = {
-		{ 'L', "max-loss", &rc->max_loss },
-		{ 'l', "min-loss", &rc->min_loss },
-		{ 'W', "w-max", &rc->w_max },
-		{ 'w', "w-min", &rc->w_min },
+		{ 'L', "max-loss", &rc->max_loss, 0, FP_ONE - 1 },
+		{ 'l', "min-loss", &rc->min_loss, 0, FP_ONE - 1 },
+		{ 'W', "w-max", &rc->w_max, 1, FP_ONE - 1 },
+		{ 'w', "w-min", &rc->w_min, 1, FP_ONE - 1 },
+		{ 'a', "start", &rc->start, 1, FP_ONE },
 	};
-	int lo = ch == 'W' || ch == 'w';
 	uint64_t v;
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		if (f[i].ch != ch)
 			continue;
-		if (parse_u64(arg, &v) || v < (uint64_t)lo || v >= FP_ONE) {
-			pr_warn("--%s: '%s' is not a fraction in 1/1024 in [%d, 1024)\n", f[i].name,
-				arg, lo);
+		if (parse_u64(arg, &v) || v < f[i].lo || v > f[i].hi) {
+			pr_warn("--%s: '%s' is not a fraction in 1/1024 in [%u, %u]\n", f[i].name,
+				arg, f[i].lo, f[i].hi);
 			return 2;
 		}
 		*f[i].v = (uint32_t)v;
@@ -366,7 +374,8 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 	case 'L':
 	case 'l':
 	case 'W':
-	case 'w': return parse_frac(ch, arg, &po->rc);
+	case 'w':
+	case 'a': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
 	case 'U': po->rc.settle = 0; break;
 	case 'J': {
@@ -420,7 +429,8 @@ int cmd_flashpass(int argc, char **argv)
 				.min_loss = 102,
 				.w_min = 8,
 				.w_max = 64,
-				.settle = 1 } },
+				.settle = 1,
+				.start = FP_ONE / 4 } },
 	};
 	struct pacer_opts *po = &args.po;
 	int ch, sub, err;

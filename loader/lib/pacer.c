@@ -231,7 +231,7 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
 	f->fd = fd_of(p, k, f->v6);
 	f->iv_start_ns = now;
-	f->rc.rate = p->r_max; /* the paper starts flows at the full emulation rate */
+	f->rc.rate = fp_rc_start(&p->o->rc, p->r_max);
 	f->rc.w = p->o->rc.w_max;
 	/* out of step with the flows found in the same scan (fill_batch()) */
 	f->next_ns = now + pacer_rnd(p, flow_gap_ns(f));

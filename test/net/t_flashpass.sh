@@ -76,8 +76,8 @@ resend_counts() { local c; for c in $RESEND_WHY; do echo "$c $(tcpext $c)"; done
 
 echo "the credit loop at the defaults: the pacer wakes each flow at its credits' usable times (release)"
 check "ccload flashpass run starts (attaching $CC and three roles)" start_pacer d
-check "its defaults: a change measured on the new rate only (settle), gaps jittered 90 %" \
-	grep -q 'w 8\.\.64/1024, settle; gaps jittered 90 %)' "$TMP/pacer.log"
+check "its defaults: flows start at a quarter of r_max, a change measured on the new rate only (settle), gaps jittered 90 %" \
+	grep -q 'w 8\.\.64/1024, start 256/1024, settle; gaps jittered 90 %)' "$TMP/pacer.log"
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
 bt=
@@ -217,9 +217,9 @@ if [ -z "${CCSUITE_VM:-}" ]; then
 fi
 
 echo "no receiver role: no credits, the flow falls back to Reno"
-check "ccload flashpass run --no-settle --jitter 0 starts without the receiver role" \
-	start_pacer "" --no-settle --jitter 0
-check "its start line says so" grep -q ', no settle; gaps jittered 0 %)' "$TMP/pacer.log"
+check "ccload flashpass run --no-settle --jitter 0 --start 1024 starts without the receiver role" \
+	start_pacer "" --no-settle --jitter 0 --start 1024
+check "its start line says so" grep -q 'start 1024/1024, no settle; gaps jittered 0 %)' "$TMP/pacer.log"
 transfer 5302
 j=$(cat "$TMP/client")
 echo "    $j"
@@ -340,6 +340,8 @@ check_fails "a namespace that does not exist" "no network namespace" "$CCLOAD" f
 check_fails "a link rate below 1 Mbit/s" "--link-rate" "$CCLOAD" flashpass run --link-rate 5kbit
 check_fails "min-loss above max-loss" "is above --max-loss" "$CCLOAD" flashpass run --min-loss 200 --max-loss 100
 check_fails "a w of 0" "--w-max: '0'" "$CCLOAD" flashpass run --w-max 0
+check_fails "a start rate of 0" "--start: '0'" "$CCLOAD" flashpass run --start 0
+check_fails "a start rate above r_max" "--start: '1025'" "$CCLOAD" flashpass run --start 1025
 check_fails "w-min above w-max" "is above --w-max" "$CCLOAD" flashpass run --w-min 20 --w-max 16
 check_fails "a jitter of 100 % (a gap of 0)" "--jitter: '100' is not a percentage in \[0, 99\]" \
 	"$CCLOAD" flashpass run --jitter 100

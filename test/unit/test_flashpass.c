@@ -32,7 +32,7 @@ Test(fp_rc, decrease_above_max_target_loss)
 
 Test(fp_rc, increase_below_min_target_loss_with_weight_w)
 {
-	struct fp_rc rc = { .rate = 1000, .w = 256 };
+	struct fp_rc rc = { .rate = 1000, .w = 256, .decreases = 1 }; /* past its start */
 
 	cr_assert_eq(fp_rc_update(&rc, &RC, 1000, 1000, 10, 100000), FP_RC_UP);
 	/* a part w of the gap to r_max: 1000 * 768/1024 + 100000 * 256/1024 */
@@ -45,7 +45,8 @@ Test(fp_rc, increase_below_min_target_loss_with_weight_w)
 
 Test(fp_rc, equal_loss_moves_toward_equal_rates)
 {
-	struct fp_rc a = { .rate = 100, .w = 64 }, b = { .rate = 4000, .w = 64 };
+	struct fp_rc a = { .rate = 100, .w = 64, .decreases = 1 },
+		     b = { .rate = 4000, .w = 64, .decreases = 1 };
 
 	/* the same loss pattern on both: the gap between them narrows */
 	for (int i = 0; i < 40; i++) {
@@ -90,6 +91,38 @@ Test(fp_rc, nothing_sent_nothing_judged)
 	cr_assert_eq(fp_rc_update(&rc, &RC, 0, 5, 10, 100000), FP_RC_HOLD);
 	cr_assert_eq(rc.rate, 777);
 	cr_assert_eq(fp_loss(100, 150), 0, "late credits of an earlier interval are no loss");
+}
+
+Test(fp_rc, a_new_flow_starts_at_its_fraction_of_r_max)
+{
+	struct fp_rc_params p = RC;
+
+	p.start = FP_ONE;
+	cr_assert_eq(fp_rc_start(&p, 7706), 7706, "the paper's start: r_max");
+	p.start = 256;
+	cr_assert_eq(fp_rc_start(&p, 7706), 1926);
+	p.start = 1;
+	cr_assert_eq(fp_rc_start(&p, 7706), 7);
+	cr_assert_eq(fp_rc_start(&p, 1000), 1, "at least a packet a second");
+}
+
+Test(fp_rc, doubles_until_its_first_decrease)
+{
+	struct fp_rc rc = { .rate = 1926, .w = 64 };
+
+	cr_assert_eq(fp_rc_update(&rc, &RC, 100, 100, 10, 7706), FP_RC_UP);
+	cr_assert_eq(rc.rate, 3852);
+	cr_assert_eq(fp_rc_update(&rc, &RC, 100, 100, 10, 7706), FP_RC_UP);
+	cr_assert_eq(rc.rate, 7704);
+	cr_assert_eq(fp_rc_update(&rc, &RC, 100, 100, 10, 7706), FP_RC_UP);
+	cr_assert_eq(rc.rate, 7706, "not above r_max");
+	cr_assert_eq(fp_rc_update(&rc, &RC, 100, 50, 10, 7706), FP_RC_DOWN);
+	cr_assert_eq(rc.rate, 4236);
+	/* after it, an increase closes w of the gap (w: 64, then 288 and 400
+	 * over the increases, halved by the decrease) */
+	cr_assert_eq(rc.w, 200);
+	cr_assert_eq(fp_rc_update(&rc, &RC, 100, 100, 10, 7706), FP_RC_UP);
+	cr_assert_eq(rc.rate, 4236 * (1024 - 200) / 1024 + 7706 * 200 / 1024);
 }
 
 static const struct fp_rc_params RC_SETTLE = { .max_loss = 102,
