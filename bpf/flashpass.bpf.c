@@ -389,15 +389,21 @@ static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *
 /* The window of the credit phase: what is in flight and the usable
  * credits not spent, those kept. */
 static __always_inline void fp_credit_window(struct tcp_sock *tp, struct fp_ca *ca,
-					     struct fp_ledger *l, __u32 acked, __u64 now)
+					     struct fp_ledger *l, __u32 acked, __u64 now,
+					     __u32 bytes)
 {
 	__u64 spare = fp_spare(l), waste;
 	__u32 floor = !release || fp_credit_drought(l->last_credit_ns, l->t_wait_ns, now);
+	/* With release every usable credit is one the pacer released at its
+	 * time, so what is unspent is late: bounded in time.  Without, the
+	 * credits taken ahead of their time (lead_credits) and between ACKs
+	 * are not late, and only bank_max bounds them. */
+	__u32 bank = release ? fp_bank_limit(ca->pace_rate, bytes, bank_us, bank_max) : bank_max;
 
 	/* A credit is good at its time: with nothing to send it is wasted,
-	 * and the flow banks no more than bank_max of them, so that a flow
-	 * held back for a while cannot burst its backlog of credits. */
-	waste = !l->demand_segs ? spare : (spare > bank_max ? spare - bank_max : 0);
+	 * and the flow banks no more than that, so that a flow held back for
+	 * a while cannot burst its backlog of credits. */
+	waste = !l->demand_segs ? spare : (spare > bank ? spare - bank : 0);
 	if (waste) {
 		l->idle_wasted += waste;
 		ccs_stat_add(FP_STAT_CREDITS_WASTED, waste);
@@ -466,7 +472,7 @@ static __always_inline int fp_credit_control(struct sock *sk, struct fp_ca *ca, 
 		return 1;
 	}
 	fp_take_credits(ca, l, &take, now, rtt, bytes);
-	fp_credit_window(tcp_sk(sk), ca, l, acked, now);
+	fp_credit_window(tcp_sk(sk), ca, l, acked, now, bytes);
 	fp_credit_pacing(sk, ca, &take, now, rtt, bytes);
 	return 1;
 }

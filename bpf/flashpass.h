@@ -565,7 +565,7 @@ struct fp_ledger {
 	__u64 srtt_ns;
 	__u64 usable;	   /* credits whose usable time came (taken from the ring) */
 	__u64 idle_wasted; /* of those, not spent in time: nothing to send, or
-			    * beyond bank_max */
+			    * beyond the bank */
 	/* the sender's TC egress */
 	__u64 credits_used; /* segments sent under a credit */
 	/* the sender's TC ingress */
@@ -800,6 +800,36 @@ static inline __u32 fp_credit_cwnd(__u32 in_flight, __u64 spare, __u32 burst, __
 }
 
 /*
+ * How many usable credits a flow may hold unspent (its bank): those that
+ * became usable in the last @bank_us at its credit rate (@rate_Bps in
+ * segments of @bytes; 0: not known yet), FP_BANK_MIN at least and
+ * @bank_max at most (@bank_us 0, or over a second: @bank_max alone).
+ * A bank in count lets n flows hold n times as much; banks in time hold,
+ * over all the flows, the credits of bank_us at their total rate, the
+ * link's, whatever the number of flows (above the floor): with bank_us
+ * under the bottleneck buffer's drain time (2.4 ms for 30 KB at 100
+ * Mbit/s), the banks spent all at once fit in the buffer.
+ */
+#define FP_BANK_MIN 4U
+
+static inline __u32 fp_bank_limit(__u64 rate_Bps, __u32 bytes, __u32 bank_us, __u32 bank_max)
+{
+	__u64 n;
+
+	if (!bank_us)
+		return bank_max;
+	if (!rate_Bps || !bytes)
+		return FP_BANK_MIN < bank_max ? FP_BANK_MIN : bank_max;
+	n = rate_Bps / bytes; /* credits/s */
+	if (bank_us > USEC_PER_SEC || n > ~0ULL / USEC_PER_SEC)
+		return bank_max;
+	n = n * bank_us / USEC_PER_SEC;
+	if (n < FP_BANK_MIN)
+		n = FP_BANK_MIN;
+	return n < bank_max ? (__u32)n : bank_max;
+}
+
+/*
  * Tunable release: the pacer wakes a flow at each of its credits' usable
  * times, so a flow with no credit waits for the next one (window floor 0)
  * instead of probing, as long as credits come: after a drought of
@@ -900,39 +930,39 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 }
 
 /* Stats of bpf_flashpass, after the common slots (lib/stats.h). */
-#define FP_STATS(X, P)                                                                              \
-	X(P, PHASE_CREDIT, phase_credit, COUNTER, "flows whose first credit came: credit phase")    \
-	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")     \
-	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                     \
-	  "flows whose ledger was gone (evicted from a full table): run as Reno")                   \
-	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                          \
-	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                   \
-	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                               \
-	  "credits not spent: usable while the flow had nothing to send, beyond bank_max, "         \
-	  "refused by a full ring, or expired (release)")                                           \
-	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped")  \
-	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                 \
-	  "sender: credits with the wrong secret, dropped")                                         \
-	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")      \
-	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")   \
-	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")      \
-	X(P, WIRE_BAD, wire_bad, COUNTER,                                                           \
-	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")        \
-	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")         \
-	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")               \
-	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                             \
-	  "sender: credits taken before, older than the window or far ahead of it, dropped")        \
-	X(P, BATCHED, batched, COUNTER,                                                             \
-	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")        \
-	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                     \
-	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")    \
-	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                         \
-	  "of credits_wasted, those a flow with data to send held beyond bank_max")                 \
-	X(P, RELEASES, releases, COUNTER,                                                           \
-	  "sender: the pacer's releases handed to their flow's socket as an ACK (release)")         \
-	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                 \
-	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped") \
-	X(P, CREDITS_EXPIRED, credits_expired, COUNTER,                                             \
+#define FP_STATS(X, P)                                                                                \
+	X(P, PHASE_CREDIT, phase_credit, COUNTER, "flows whose first credit came: credit phase")      \
+	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")       \
+	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                       \
+	  "flows whose ledger was gone (evicted from a full table): run as Reno")                     \
+	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                            \
+	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                     \
+	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                                 \
+	  "credits not spent: usable while the flow had nothing to send, beyond its bank, "           \
+	  "refused by a full ring, or expired (release)")                                             \
+	X(P, CREDIT_UNKNOWN, credit_unknown, COUNTER, "sender: credits of no known flow, dropped")    \
+	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                   \
+	  "sender: credits with the wrong secret, dropped")                                           \
+	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")        \
+	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")     \
+	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")        \
+	X(P, WIRE_BAD, wire_bad, COUNTER,                                                             \
+	  "packets to the FlashPass port with a bad magic, version, type or count, dropped")          \
+	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")           \
+	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")                 \
+	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                               \
+	  "sender: credits taken before, older than the window or far ahead of it, dropped")          \
+	X(P, BATCHED, batched, COUNTER,                                                               \
+	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")          \
+	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                       \
+	  "sender: credits handed to their flow's socket as an ACK of nothing new (credit_ack)")      \
+	X(P, CREDITS_OVER_BANK, credits_over_bank, COUNTER,                                           \
+	  "of credits_wasted, those a flow with data to send held beyond its bank (fp_bank_limit())") \
+	X(P, RELEASES, releases, COUNTER,                                                             \
+	  "sender: the pacer's releases handed to their flow's socket as an ACK (release)")           \
+	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                   \
+	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped")   \
+	X(P, CREDITS_EXPIRED, credits_expired, COUNTER,                                               \
 	  "of credits_wasted, those whose release never came (the pacer dropped it late)")
 
 enum fp_stat {
@@ -955,7 +985,10 @@ enum fp_stat {
 	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
 	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
 	X(bank_max, UINT, 1, FP_RING, 16,                                                    \
-	  "usable credits a flow may hold unspent; beyond, they are wasted")                 \
+	  "usable credits a flow may hold unspent at most; beyond, they are wasted")         \
+	X(bank_us, UINT, 0, 1000000, 2000,                                                   \
+	  "with release, usable credits a flow may hold unspent, in time: those of this "    \
+	  "many us at its credit rate (4 at least, bank_max at most; 0: bank_max alone)")    \
 	X(burst, UINT, 1, 64, 64,                                                            \
 	  "segments sent at once under credits beyond those an ACK acknowledged")            \
 	X(pace_credits, UINT, 0, 64, 8,                                                      \

@@ -434,6 +434,23 @@ Test(fp_window, credits_are_taken_a_little_ahead)
 	cr_assert_eq(fp_lead_ns(20000000, 600000, 1500, 0), 0, "none: only usable credits");
 }
 
+Test(fp_window, the_bank_is_time_at_the_credit_rate)
+{
+	/* 8 000 credits/s of 1448 bytes: 16 in 2 ms, at most bank_max */
+	cr_assert_eq(fp_bank_limit(11584000, 1448, 2000, 64), 16);
+	cr_assert_eq(fp_bank_limit(11584000, 1448, 2000, 12), 12, "bank_max bounds it");
+	/* 20 flows sharing that rate: each its own share of the 2 ms */
+	cr_assert_eq(fp_bank_limit(11584000 / 2, 1448, 2000, 64), 8);
+	cr_assert_eq(fp_bank_limit(11584000 / 20, 1448, 2000, 64), FP_BANK_MIN,
+		     "a slow flow keeps FP_BANK_MIN");
+	cr_assert_eq(fp_bank_limit(11584000 / 20, 1448, 2000, 2), 2, "bank_max below the floor");
+	cr_assert_eq(fp_bank_limit(0, 1448, 2000, 64), FP_BANK_MIN, "no rate yet: the floor");
+	cr_assert_eq(fp_bank_limit(11584000, 0, 2000, 64), FP_BANK_MIN, "no segment size yet");
+	cr_assert_eq(fp_bank_limit(11584000, 1448, 0, 64), 64, "bank_us 0: bank_max alone");
+	cr_assert_eq(fp_bank_limit(~0ULL >> 20, 1, 1000000, 1024), 1024, "no overflow");
+	cr_assert_eq(fp_bank_limit(11584000, 1448, 1000001, 64), 64, "over a second: bank_max");
+}
+
 Test(fp_window, credits_open_the_window)
 {
 	cr_assert_eq(fp_credit_cwnd(10, 3, 4, 1), 13, "in flight + the spare credits");
