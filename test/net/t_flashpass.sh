@@ -137,31 +137,27 @@ check "no credit spent without its release ($used <= $rel)" [ "$used" -gt 0 -a "
 # at 2 ms).  With the real demand from a flow's first packet more
 # releases leave over 2 ms late: 0.961-0.979 on the host (11 runs,
 # mean 0.972, against 0.972-0.982 before), 0.978 in the VM; with flows
-# starting at a quarter of r_max 0.980-0.982 (9 runs).
+# starting at a quarter of r_max 0.980-0.982 (9 runs); with the bank
+# bounded in time 0.975-0.982 (42 runs).
 check_range "credits released, of those that came" \
 	"$(awk -v r="$rel" -v c="$credits" 'BEGIN { print r / c }')" 0.9 1
 # (the handshake's last ACK, before init(), once counted one per connection)
 check "no flow lost its ledger (ledger_lost $(fpstat ledger_lost))" [ "$(fpstat ledger_lost)" -eq 0 ]
-# Scheduled frames the switch dropped, as a share of those sent.
-# Measured on the host (two flows, 30 000 scheduled frames): with
-# release, none in 8 of 8 runs; on a freshly booted machine 1-9 (4 runs)
-# and, with the real demand from a flow's first packet, 0-15 (12 runs,
-# mean 5; 0.05 % at most, and at most 0.26 of cubic's 49-135 beside
-# them); with flows starting at a quarter of r_max, 0 or 6 (9 runs, none
-# in 7; cubic 42-47).  Without it (release=0: credits spent as
-# they come, paced at their rate): with bank_max 16, none in 18 of 19 runs, 3 in
-# one, and later 0, 0, 3 and 50 (0.16 %) in 7 runs; with 32, 30 (0.104 %)
-# in one of 39, which failed CI.  Held to 0.1 %.  Cubic, below, drops 36
-# to 279 (0.1 to 1 %) on the same network; FlashPass must drop under half
-# of that.
+# Scheduled frames the switch dropped: none, as issue 13 asks of a small
+# static scenario.  Measured on the host (two flows, 30 000 scheduled
+# frames each run): with a flow's bank of unspent credits bounded in
+# time (bank_us), none in 42 of 42 runs (cubic 39-91 beside them);
+# bounded in count (bank_max 16, before), 5-8 in 8 of 23 runs, some
+# 170 ms after the start: banks spent together with the releases.
+# Cubic, below, drops 36 to 279 (0.1 to 1 %) on the same network.
 # Under TCG (CCSUITE_VM) timers run milliseconds late and the guest
 # carries a tenth of the rate: its drop counts say nothing of the CCs.
 fp_dropped=$(jq '.classes[0].dropped' <<<"$sw")
 if [ -n "${CCSUITE_VM:-}" ]; then
-	skip "scheduled-data drops against cubic's: not measured under TCG emulation"
+	skip "scheduled-data drops: not measured under TCG emulation"
 else
-	check_range "share of scheduled frames dropped at the switch (class 0: $fp_dropped of $sched)" \
-		"$(awk -v d="$fp_dropped" -v s="$sched" 'BEGIN { print d / s }')" 0 0.001
+	check "no scheduled frame dropped at the switch (class 0: $fp_dropped of $sched)" \
+		[ "$fp_dropped" -eq 0 ]
 fi
 if [ -n "$bt" ]; then
 	topo_stop "$bt" INT
@@ -213,9 +209,8 @@ if [ -z "${CCSUITE_VM:-}" ]; then
 	check "both ran cubic and arrived intact" \
 		jq -s -e 'length == 2 and all(.cc == "cubic" and .pattern_ok)' "$TMP/client" "$TMP/client2"
 	cubic_dropped=$(topo_switch_stats | jq '.classes[0].dropped')
-	check_range "class-0 frames the switch dropped for cubic" "$cubic_dropped" 1 1e9
-	check "FlashPass's scheduled frames dropped, under half of cubic's ($fp_dropped vs $cubic_dropped)" \
-		[ $((2 * fp_dropped)) -lt "$cubic_dropped" ]
+	check_range "cubic's frames the switch dropped where FlashPass's were not ($fp_dropped)" \
+		"$cubic_dropped" 1 1e9
 fi
 
 echo "no receiver role: no credits, the flow falls back to Reno"
