@@ -85,7 +85,7 @@ static const struct cli fp_cli = {
 			  "emulation queue: bench/README.md)" },
 			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
 			  "release: a release the pacer would send later than this expires, "
-			  "its credit with it (default 2ms; a slow or emulated machine needs "
+			  "its credit with it (default 1ms; a slow or emulated machine needs "
 			  "more)" },
 			{ "set", 's', "k=v", SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },

@@ -36,7 +36,17 @@ struct pacer_opts {
 
 #define PACER_LAG_MAX	 2000000ULL /* ns: a flow further behind restarts now */
 #define PACER_REL	 2048	    /* releases a flow has pending: T_wait of 266 ms at r_max */
-#define PACER_REL_EXPIRE 2000000ULL /* ns: rel_expire_ns's default */
+/*
+ * rel_expire_ns's default.  After a stall of the machine (the pacer and
+ * the senders held up for milliseconds, the data queue drained), what
+ * fell due meanwhile leaves at PACER_REL_RATE, above the link: the data
+ * queue takes about 1.4 times the expiry of the link's time (a 1.5-fold
+ * catch-up of releases due at 0.95 of it) on top of what the stall held
+ * in the senders' links.  At 2 ms that overran the 30 KB buffer (2.4 ms);
+ * 1 ms leaves room, and few releases are that late (bench/README.md,
+ * "Late releases").
+ */
+#define PACER_REL_EXPIRE 1000000ULL
 
 struct pacer_report {
 	uint64_t flows; /* flows that had data to send at some time */

@@ -630,7 +630,7 @@ topo_flashpass_switch() {
 # the background (stopped by topo_flashpass_stop or topo_cleanup); waits
 # until it runs, else prints LOG and fails.
 # A release the pacer would send over TOPO_FP_EXPIRY late expires (ccload
-# flashpass run --release-expiry; its default, 2 ms, without it).  Under
+# flashpass run --release-expiry; its default, 1 ms, without it).  Under
 # TCG the pacer wakes up to ~10 ms late, as tbf does (TOPO_TBF_SLACK_MS):
 # at 2 ms, 0.88-0.94 of the credits were released there (three runs),
 # against 0.98 on the host.
