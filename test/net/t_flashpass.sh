@@ -150,9 +150,9 @@ check "no flow lost its ledger (ledger_lost $(fpstat ledger_lost))" [ "$(fpstat 
 # What dropped since was a stall of the machine: releases late by up to
 # the expiry caught up above the link rate.  4 s transfers on this
 # network: with the expiry at 2 ms, 1-15 frames in 4 of 258, the data
-# queue's peak up to 29.97 KB; at 1 ms (the default since), none in 160,
-# the peak at most 26.5 KB.  Held to 3 frames: zero is what runs show,
-# the margin to the buffer is a frame or two.  Cubic, below, drops 36 to
+# queue's peak up to 29.97 KB; at 1 ms (the default since), none in 310,
+# the peak at most 27.9 KB.  Held to 3 frames: zero is what runs show,
+# but the worst peak left one frame of room.  Cubic, below, drops 36 to
 # 279 (0.1 to 1 %) on the same network.
 # Under TCG (CCSUITE_VM) timers run milliseconds late and the guest
 # carries a tenth of the rate: its drop counts say nothing of the CCs.
