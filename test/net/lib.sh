@@ -21,13 +21,35 @@ check() {
 	if "$@" >/dev/null; then pass "$desc"; else fail "$desc"; fi
 }
 
-# check_range DESC VALUE LO HI: LO <= VALUE <= HI (numbers, may be fractions).
+# is_number V: V is a decimal number (sign, fraction, exponent allowed);
+# not empty, "null", "nan", "inf" or text around a number.
+is_number() { [[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
+
+# check_range DESC VALUE LO HI: LO <= VALUE <= HI (numbers, may be
+# fractions).  A VALUE that is not a number fails: a missing JSON field
+# (null) or a parse that found nothing is no measurement.
 check_range() {
 	local desc=$1 v=$2 lo=$3 hi=$4
-	if awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'; then
+	if ! is_number "$v"; then
+		fail "$desc: '${v}' is not a number (bounds [$lo, $hi])"
+	elif awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }'; then
 		pass "$desc: $v in [$lo, $hi]"
 	else
 		fail "$desc: $v not in [$lo, $hi]"
+	fi
+}
+
+# check_reports DESC N PRED FILE...: the FILEs hold N JSON reports in all
+# (a client that died wrote none, and all() of nothing is true), and the
+# jq expression PRED holds for each.
+check_reports() {
+	local desc=$1 n=$2 pred=$3 got
+	shift 3
+	got=$(cat -- "$@" 2>/dev/null | jq -s length 2>/dev/null)
+	if [ "$got" != "$n" ]; then
+		fail "$desc: ${got:-unreadable} of $n reports"
+	else
+		check "$desc ($n reports)" jq -s -e "all($pred)" "$@"
 	fi
 }
 

@@ -292,13 +292,16 @@ p2=$!
 sleep 1
 live=$(conns bpf_lia)
 wait $p2
+rc2=$?
 check "the first connection keeps its entry of two subflows" \
 	jq -s -e 'length == 1 and .[0].members == 2' <<<"$live"
 check_range "subflows of the second counted as uncoupled, table full" \
 	$(($(ccstat bpf_lia sub_uncoupled_full) - full0)) 2 4
 wait $p1
-check "both connections carried every byte" \
-	jq -s -e 'all(.cc == "bpf_lia" and .pattern_ok and .bytes == .received and .bytes > 0)' \
+rc1=$?
+check "both clients exited 0 ($rc1 $rc2)" [ "$rc1$rc2" = 00 ]
+check_reports "both connections carried every byte" 2 \
+	'.cc == "bpf_lia" and .pattern_ok and .bytes == .received and .bytes > 0' \
 	"$TMP/first" "$TMP/second"
 check "the table is empty once both closed" wait_no_conns bpf_lia
 
