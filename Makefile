@@ -66,7 +66,8 @@ C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
-	     $(BUILD)/test/ccsdummy.bpf.o
+	     $(BUILD)/test/ccsdummy.bpf.o $(BUILD)/test/dctcp_fault.bpf.o \
+	     $(BUILD)/test/dctcp_fault.pre610.bpf.o
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF) $(TWINS)
 
@@ -130,6 +131,14 @@ $(SELF_TWINS:%=$(BUILD)/bench/%_twin.bpf.o): $(BUILD)/bench/%_twin.bpf.o: bpf/%.
 
 $(SELF_TWINS:%=$(BUILD)/bench/%_twin.pre610.bpf.o): $(BUILD)/bench/%_twin.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -DCCS_PRE_6_10 -c $< -o $@
+
+# bpf_dctcp whose ssthresh() and undo_cwnd() results reach the kernel
+# corrupted every other time (ccs_ret()), for the repair's test
+$(BUILD)/test/dctcp_fault.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/test
+	$(CLANG) $(BPF_CFLAGS) -DCCS_FAULT_RET -c $< -o $@
+
+$(BUILD)/test/dctcp_fault.pre610.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/test
+	$(CLANG) $(BPF_CFLAGS) -DCCS_FAULT_RET -DCCS_PRE_6_10 -c $< -o $@
 
 # other_cc under a name that must never become a directory
 $(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test

@@ -40,7 +40,7 @@ __u32 BPF_PROG(dctcp_ssthresh, struct sock *sk)
 {
 	struct dctcp_core *ca = inet_csk_ca(sk);
 
-	return dctcp_core_ssthresh(sk, ca, ca->alpha);
+	return ccs_ret(dctcp_core_ssthresh(sk, ca, ca->alpha));
 }
 
 SEC("struct_ops")
@@ -64,7 +64,7 @@ void BPF_PROG(dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 SEC("struct_ops")
 __u32 BPF_PROG(dctcp_undo_cwnd, struct sock *sk)
 {
-	return dctcp_core_undo_cwnd(sk, inet_csk_ca(sk));
+	return ccs_ret(dctcp_core_undo_cwnd(sk, inet_csk_ca(sk)));
 }
 
 /* Reno growth; PRR and pacing as the kernel does them (dctcp_core_control). */
@@ -90,5 +90,9 @@ struct tcp_congestion_ops dctcp = {
 	.undo_cwnd = (void *)dctcp_undo_cwnd,
 	.set_state = (void *)dctcp_set_state,
 	.flags = TCP_CONG_NEEDS_ECN,
+#ifdef CCS_FAULT_RET
+	.name = "bpf_dctcp_fault",
+#else
 	.name = "bpf_dctcp",
+#endif
 };

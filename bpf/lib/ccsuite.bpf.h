@@ -406,6 +406,29 @@ static __always_inline void ccs_ret_repair(struct sock *sk, __u32 ssthresh, __u3
 }
 
 /*
+ * ccs_ret(v): what ssthresh() and undo_cwnd() return.  -DCCS_FAULT_RET
+ * builds a test variant (test/net/t_cc_window.sh) in which every other
+ * result reaches the kernel as SRSO corrupts it, the low half of a kernel
+ * text address (bit 31 set) or that halved (as TCP's restart after idle
+ * leaves it), so that a test on a machine without SRSO sees the repair
+ * work; the CC keeps what it meant.
+ */
+#ifdef CCS_FAULT_RET
+static __u32 ccs_fault_n;
+
+static __always_inline __u32 ccs_ret(__u32 v)
+{
+	__u32 n = ccs_fault_n++; /* a rare lost update is fine */
+
+	if (n & 1)
+		return v;
+	return n & 2 ? 0xa0636d00 : 0x5031b680;
+}
+#else
+#define ccs_ret(v) (v)
+#endif
+
+/*
  * cong_control()'s first part for a CC that owns its window: the values it
  * last meant put back (ccs_ret_repair(): @ssthresh, @cwnd), PRR in CWR and
  * Recovery, and the segments this ACK may grow the window by (0: none).
