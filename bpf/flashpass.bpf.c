@@ -54,7 +54,7 @@ struct fp_ca {
 	__u32 loss_cwnd;
 	__u32 prev_una; /* snd_una after the last ACK */
 	struct ccs_prr prr;
-	__u32 pad;
+	__u32 secret;	    /* its ledger's (fp_ledger_of()) */
 	__u64 counted_ns;   /* starved_ns counts the flow's busy time up to here */
 	__u64 last_recv;    /* credits_recv then */
 	__u64 win_start_ns; /* the pacing window: since when, */
@@ -96,12 +96,37 @@ static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k
 	fp_key_scope(k, sk->__sk_common.skc_bound_dev_if);
 }
 
+/* The network namespace of @sk, by its cookie (unique while the host runs). */
+static __always_inline __u64 fp_netns_of(const struct sock *sk)
+{
+	return ccs_sock_net(sk)->net_cookie;
+}
+
+/* @sk's own ledger: the one under its key that its init() made, not one
+ * a flow of another namespace with the same 4-tuple holds. */
 static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 {
+	const struct fp_ca *ca = inet_csk_ca(sk);
+	struct fp_ledger *l;
 	struct fp_key k;
 
 	fp_key_of_sk(sk, &k);
-	return bpf_map_lookup_elem(&fp_ledgers, &k);
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l || l->netns != fp_netns_of(sk) || l->secret != ca->secret)
+		return NULL;
+	return l;
+}
+
+/* What TCP would take from the peer now, for the ingress to judge an ACK
+ * by (fp_ack_plausible()): the socket's own sequence state. */
+static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledger *l)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	l->snd_una = tp->snd_una;
+	l->snd_nxt = tp->snd_nxt;
+	l->rcv_nxt = tp->rcv_nxt;
+	l->rcv_wnd = tp->rcv_wnd;
 }
 
 /* The pacer's emulation rate for the flow, packets/s (0: none yet). */
@@ -132,14 +157,21 @@ static __always_inline __u64 fp_rtt_ns(const struct tcp_sock *tp)
 	return us ? us * 1000 : 100000000ULL;
 }
 
+/* A flow without a ledger of its own runs as Reno from the start. */
+static __always_inline void fp_init_fail(struct fp_ca *ca, __u32 why)
+{
+	ca->phase = FP_PHASE_FALLBACK;
+	ccs_stat_inc(why);
+}
+
 SEC("struct_ops")
 void BPF_PROG(fp_init, struct sock *sk)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
+	__u64 now = bpf_ktime_get_ns(), netns = fp_netns_of(sk);
 	struct fp_ledger *z, *l;
 	__u32 zero = 0;
 	struct fp_key k;
-	__u64 now = bpf_ktime_get_ns();
 
 	__builtin_memset(ca, 0, sizeof(*ca));
 	CCS_FLOW_INIT(ca);
@@ -149,15 +181,35 @@ void BPF_PROG(fp_init, struct sock *sk)
 	ca->idle = 1;
 	fp_key_of_sk(sk, &k);
 	z = bpf_map_lookup_elem(&fp_ledger_zero, &zero);
-	/* LRU: a full table makes room by dropping its oldest ledger */
-	if (!z || bpf_map_update_elem(&fp_ledgers, &k, z, BPF_ANY) ||
-	    !(l = bpf_map_lookup_elem(&fp_ledgers, &k))) {
-		ca->phase = FP_PHASE_FALLBACK;
-		ccs_stat_inc(FP_STAT_LEDGER_LOST);
+	if (!z) {
+		fp_init_fail(ca, FP_STAT_LEDGER_LOST);
 		return;
 	}
+	/* Never over another flow's ledger.  One under this key from this
+	 * namespace is a socket's that is gone (the 4-tuple is this one's
+	 * now): replaced.  LRU: a full table makes room by dropping its
+	 * oldest ledger. */
+	if (bpf_map_update_elem(&fp_ledgers, &k, z, BPF_NOEXIST)) {
+		l = bpf_map_lookup_elem(&fp_ledgers, &k);
+		if (l && l->netns != netns) {
+			fp_init_fail(ca, FP_STAT_LEDGER_BUSY);
+			return;
+		}
+		if (bpf_map_update_elem(&fp_ledgers, &k, z, BPF_ANY)) {
+			fp_init_fail(ca, FP_STAT_LEDGER_LOST);
+			return;
+		}
+	}
+	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (!l) {
+		fp_init_fail(ca, FP_STAT_LEDGER_LOST);
+		return;
+	}
+	l->netns = netns;
+	ca->secret = bpf_get_prandom_u32();
+	l->secret = ca->secret;
+	fp_ledger_seq(sk, l);
 	l->start_ns = now;
-	l->secret = bpf_get_prandom_u32();
 	l->phase = FP_PHASE_PRECREDIT;
 	ca->phase = FP_PHASE_PRECREDIT;
 	tcp_sk(sk)->snd_cwnd = init_cwnd;
@@ -173,6 +225,8 @@ void BPF_PROG(fp_release, struct sock *sk)
 
 	if (!CCS_FLOW_RELEASE((struct fp_ca *)inet_csk_ca(sk)))
 		return;
+	if (!fp_ledger_of(sk))
+		return; /* none, or another namespace's flow's */
 	fp_key_of_sk(sk, &k);
 	bpf_map_delete_elem(&fp_ledgers, &k);
 }
@@ -269,6 +323,7 @@ static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_le
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
+	fp_ledger_seq(sk, l);
 	/* (rx_opt apart: the macro's offset would count from tp once more) */
 	l->sack_ok = BPF_CORE_READ_BITFIELD(rx_opt, sack_ok) != 0;
 }
@@ -518,18 +573,25 @@ void BPF_PROG(fp_cong_control, CCS_CONG_CONTROL_ARGS)
 /* TCP calls cong_control() only for an ACK with something in flight
  * (tcp_ack()'s no_queue): a flow the pacer wakes, held at a window of 0
  * with nothing out (release), would not hear it.  in_ack_event() comes
- * for every ACK: with nothing in flight it runs the credit control. */
+ * for every ACK: with nothing in flight it runs the credit control, or
+ * records the sequence state. */
 SEC("struct_ops")
 void BPF_PROG(fp_in_ack_event, struct sock *sk, __u32 flags)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
 	struct fp_ledger *l;
 
-	if (!release || !ca->flow_live || ca->phase == FP_PHASE_FALLBACK || tcp_sk(sk)->packets_out)
+	if (!ca->flow_live || ca->phase == FP_PHASE_FALLBACK || tcp_sk(sk)->packets_out)
 		return;
 	l = fp_ledger_of(sk);
-	if (l)
+	if (!l)
+		return;
+	/* also the sequence state, which cong_control() would not update
+	 * (data from the peer while nothing of ours is out) */
+	if (release)
 		fp_credit_control(sk, ca, l, 0, bpf_ktime_get_ns());
+	else
+		fp_ledger_seq(sk, l);
 }
 
 /* Under credits a loss cuts nothing (the lost data goes again under

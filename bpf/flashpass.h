@@ -109,6 +109,22 @@ static inline int fp_before(__u32 a, __u32 b)
 	return (__s32)(a - b) < 0;
 }
 
+/*
+ * Would TCP take a pure ACK with @seq and @ack (host order) from the
+ * flow's peer, by what the flow's own side saw last: an ack of what the
+ * socket sent, from @una to @nxt, and a seq from @rcv_nxt to a receive
+ * window @rcv_wnd past it (an ACK that lags or leads by more is one TCP
+ * drops).  Only such an ACK becomes the flow's kept ACK: a forged one
+ * with other numbers would make every later credit an ACK that TCP
+ * discards, and the genuine ACKs, older than it, would never replace it.
+ */
+static inline int fp_ack_plausible(__u32 seq, __u32 ack, __u32 una, __u32 nxt, __u32 rcv_nxt,
+				   __u32 rcv_wnd)
+{
+	return !fp_before(ack, una) && !fp_before(nxt, ack) && !fp_before(seq, rcv_nxt) &&
+	       !fp_before(rcv_nxt + rcv_wnd, seq);
+}
+
 /* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
  * arithmetic: valid while they are less than 2^31 apart.) */
 static inline int fp_after_eq(__u32 a, __u32 b)
@@ -494,7 +510,10 @@ static inline __u32 fp_stamp(__u64 ns)
 
 /*
  * The ledger of one flow (map fp_ledgers, LRU, keyed by the flow's
- * 4-tuple from the sender's side; freed when the flow closes).  Written
+ * 4-tuple from the sender's side; freed when the flow closes).  A ledger
+ * belongs to the socket that made it (its namespace and secret): a flow
+ * of another namespace with the same 4-tuple neither replaces nor frees
+ * it, and runs as Reno (ledger_busy).  Written
  * by the CC (demand, phase, calibration), the sender's TC ingress
  * (credits in) and egress (credits spent); each field has one writer,
  * but the ingress, on any CPU, adds to its counters and the ring
@@ -559,6 +578,12 @@ struct fp_ledger {
 	__u32 phase;   /* enum fp_phase */
 	__u32 sack_ok; /* the flow negotiated SACK: credit_ack may run */
 	__u32 pad;
+	__u64 netns; /* the network namespace of the socket that owns it (its cookie) */
+	/* at each ACK, what TCP would take from the peer (fp_ack_plausible()) */
+	__u32 snd_una;
+	__u32 snd_nxt;
+	__u32 rcv_nxt;
+	__u32 rcv_wnd;
 	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;
@@ -568,6 +593,8 @@ struct fp_ledger {
 			    * beyond the bank */
 	/* the sender's TC egress */
 	__u64 credits_used; /* segments sent under a credit */
+	__u32 seq_out;	    /* the end of the highest data sent (snd_nxt, as sent) */
+	__u32 pad3;
 	/* the sender's TC ingress */
 	__u64 credits_recv;
 	__u64 ring_wasted; /* credits refused by a full ring */
@@ -935,6 +962,10 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")       \
 	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                       \
 	  "flows whose ledger was gone (evicted from a full table): run as Reno")                     \
+	X(P, LEDGER_BUSY, ledger_busy, COUNTER,                                                       \
+	  "flows whose 4-tuple a flow of another network namespace holds a ledger for: run as Reno")  \
+	X(P, ACK_IMPLAUSIBLE, ack_implausible, COUNTER,                                               \
+	  "sender: pure ACKs not kept for credit_ack, numbers TCP would not take (forged?)")          \
 	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                            \
 	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                     \
 	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                                 \

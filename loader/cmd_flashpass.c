@@ -159,12 +159,14 @@ static int flows(int json)
 			       "\"credits_wasted\":%llu,\"banked\":%u,\"lag_us\":%u,\"spare\":%llu,"
 			       "\"min_rtt_us\":%llu,"
 			       "\"t_wait_us\":%llu,\"emu_sent\":%llu,\"emu_over\":%llu,"
-			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f}\n",
+			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f,"
+			       "\"snd_una\":%u,\"snd_nxt\":%u,\"rcv_nxt\":%u}\n",
 			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
 			       open ? "true" : "false", l->credits_recv, l->credits_used,
 			       l->idle_wasted + l->ring_wasted + l->expired, fp_ring_fill(&l->ring),
 			       lag, fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
-			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0);
+			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0,
+			       l->snd_una, l->snd_nxt, l->rcv_nxt);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
 			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));

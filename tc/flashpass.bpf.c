@@ -261,13 +261,16 @@ static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k,
 
 /*
  * Keep @p, an ACK of a flow with a ledger, as the flow's last pure ACK
- * (credit_ack): one that carries no data and no SYN, FIN or RST, and
- * does not acknowledge less than the one kept.  An ingress on another
- * CPU writing the same ledger's ACK now wins; this one is left out.
+ * (credit_ack): one that carries no data and no SYN, FIN or RST, whose
+ * numbers TCP would take (fp_ack_plausible(): the ingress runs before
+ * TCP has checked anything, and anyone who can guess the ports can send
+ * a packet "from the peer"), and that does not acknowledge less than the
+ * one kept.  An ingress on another CPU writing the same ledger's ACK now
+ * wins; this one is left out.
  */
 static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
-	__u32 hdr = p->l4_off - p->l3_off + p->th.doff * 4, v;
+	__u32 hdr = p->l4_off - p->l3_off + p->th.doff * 4, v, nxt;
 	struct fp_ack_tpl *a;
 	struct fp_ledger *l;
 	struct fp_key k;
@@ -281,6 +284,17 @@ static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l)
 		return;
+	nxt = l->snd_nxt;
+	if (fp_before(nxt, l->seq_out))
+		nxt = l->seq_out;
+	/* older than what TCP has: reordered on the way, never kept */
+	if (fp_before(bpf_ntohl(p->th.ack_seq), l->snd_una))
+		return;
+	if (!fp_ack_plausible(bpf_ntohl(p->th.seq), bpf_ntohl(p->th.ack_seq), l->snd_una, nxt,
+			      l->rcv_nxt, l->rcv_wnd)) {
+		ccs_stat_inc(FP_STAT_ACK_IMPLAUSIBLE);
+		return;
+	}
 	a = &l->ack;
 	v = *(volatile __u32 *)&a->ver;
 	if ((v & 1) || (v && fp_before(bpf_ntohl(p->th.ack_seq), bpf_ntohl(a->ack))))
@@ -565,7 +579,7 @@ idle:
 SEC("tc")
 int fp_sender_out(struct __sk_buff *skb)
 {
-	__u32 segs, hdr;
+	__u32 segs, hdr, end;
 	struct fp_ledger *l;
 	struct ccs_cursor c;
 	struct ccs_pkt p;
@@ -590,6 +604,11 @@ int fp_sender_out(struct __sk_buff *skb)
 	if (!l || l->phase == FP_PHASE_FALLBACK)
 		return TC_ACT_OK;
 	segs = skb->gso_segs ? skb->gso_segs : 1;
+	/* what it sends is what its peer's ACKs may acknowledge (one writer:
+	 * this flow's frames leave one at a time) */
+	end = bpf_ntohl(p.th.seq) + (p.l3_len - hdr);
+	if (fp_before(l->seq_out, end) || !l->seq_out)
+		l->seq_out = end;
 	/* The CC let this frame out under usable credits, or without them
 	 * (pre-credit data, a probe of a flow out of credit): scheduled only
 	 * when its segments are covered. */

@@ -227,6 +227,23 @@ static void key_of_flow(struct fp_key *k)
 	k->dport = htons(P_RCV);
 }
 
+#define ACK_SEQ	  0x11223344U /* the receiver's sequence number */
+#define ACK_ACK	  0xfffffff0U /* what it acknowledges: near the wrap */
+#define ACK_WIN	  0x1f5
+#define ACK_TSVAL 0xa1b2c3d4U
+#define ACK_TSECR 0x01020304U
+#define ACK_RWND  65535U /* the sender's receive window */
+
+/* The sequence state the CC records at each ACK (fp_ledger_seq()): the
+ * sender has 2000 bytes out around ACK_ACK, and takes ACK_SEQ next. */
+static void ledger_seq(struct fp_ledger *l)
+{
+	l->snd_una = ACK_ACK - 1000;
+	l->snd_nxt = ACK_ACK + 1000; /* across the wrap */
+	l->rcv_nxt = ACK_SEQ;
+	l->rcv_wnd = ACK_RWND;
+}
+
 static struct fp_ledger *ledger_new(uint32_t phase)
 {
 	static struct fp_ledger l;
@@ -237,6 +254,7 @@ static struct fp_ledger *ledger_new(uint32_t phase)
 	l.phase = phase;
 	l.sack_ok = 1;		   /* as Linux negotiates by default */
 	l.t_wait_ns = 40000000ULL; /* 40 ms */
+	ledger_seq(&l);
 	key_of_flow(&k);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
 	return &l;
@@ -790,12 +808,6 @@ struct ack6 {
 	uint8_t opt[12];
 } __attribute__((packed));
 
-#define ACK_SEQ	  0x11223344U /* the receiver's sequence number */
-#define ACK_ACK	  0xfffffff0U /* what it acknowledges: near the wrap */
-#define ACK_WIN	  0x1f5
-#define ACK_TSVAL 0xa1b2c3d4U
-#define ACK_TSECR 0x01020304U
-
 /* The receiver's pure ACK of the flow, timestamps first as Linux sends
  * them, acknowledging @ack. */
 static void ack4(struct ack4 *p, uint32_t ack)
@@ -931,6 +943,62 @@ Test(flashpass_ack, only_a_newer_pure_ack_replaces_the_kept_one)
 	assert_is_the_ack(out.tcp, out.opt, ACK_ACK + 100);
 }
 
+/*
+ * The ingress sees an ACK before TCP has checked it: one "from the peer"
+ * with numbers TCP would not take (an off-path host that guessed the
+ * ports; its checksum need not even be right) is not kept, or every
+ * later credit would be an ACK that TCP discards while the genuine ones,
+ * older than it, never replace it.
+ */
+Test(flashpass_ack, an_ack_tcp_would_not_take_is_not_kept)
+{
+	static const struct {
+		uint32_t seq, ack;
+		const char *what;
+	} bad[] = {
+		{ ACK_SEQ, ACK_ACK + (1U << 30), "acknowledging 2^30 beyond what was sent" },
+		{ ACK_SEQ, ACK_ACK + (1U << 31) - 2000, "acknowledging nearly 2^31 beyond" },
+		{ ACK_SEQ, ACK_ACK + 1001, "acknowledging one byte beyond snd_nxt" },
+		{ ACK_SEQ - 1, ACK_ACK, "a sequence number before rcv_nxt" },
+		{ ACK_SEQ + ACK_RWND + 1, ACK_ACK, "a sequence number beyond the window" },
+	};
+	struct ack4 a, out;
+	struct emu4 c;
+	uint32_t i;
+
+	ledger_new(FP_PHASE_CREDIT);
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ack4(&a, bad[i].ack);
+		a.tcp.seq = htonl(bad[i].seq);
+		a.tcp.check ^= 0x5555; /* wrong, as the tried attack's was */
+		cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK,
+			     "%s: passes, for TCP to judge", bad[i].what);
+		cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), i + 1, "%s: counted", bad[i].what);
+	}
+	/* older than TCP has (a reordered genuine ACK; 2^31 away is older in
+	 * serial arithmetic): not kept either, and not counted as forged */
+	ack4(&a, ACK_ACK - 1001);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	ack4(&a, ACK_ACK + (1U << 31));
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), i, "old, not counted as forged");
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+	/* the edges TCP takes: the whole of what was sent, a seq at the window's end */
+	ack4(&a, ACK_ACK + 1000);
+	a.tcp.seq = htonl(ACK_SEQ + ACK_RWND);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), i, "kept");
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK + 1000);
+	cr_assert_eq(ntohl(out.tcp.seq), ACK_SEQ + ACK_RWND);
+}
+
 Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)
 {
 	struct ack4 a;
@@ -966,6 +1034,7 @@ Test(flashpass_ack, an_ipv6_credit_becomes_an_ipv6_ack)
 
 	inet_pton(AF_INET6, snd, k.saddr);
 	inet_pton(AF_INET6, rcv, k.daddr);
+	ledger_seq(&l);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
 	ack4(&a4, ACK_ACK);
 	memset(&a, 0, sizeof(a));

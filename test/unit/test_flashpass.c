@@ -665,3 +665,20 @@ Test(fp_key, link_local_flows_are_scoped_by_their_interface)
 		cr_assert_eq(k.scope, 0, "%s: not link-local", other[i]);
 	}
 }
+
+/* fp_ack_plausible(): what TCP takes from the peer, across the wrap. */
+Test(fp_ack, plausible_within_what_was_sent_and_the_window)
+{
+	const __u32 una = 0xfffffc00U, nxt = 0x400U, rcv = 1000, wnd = 65535;
+
+	cr_assert(fp_ack_plausible(rcv, una, una, nxt, rcv, wnd), "acking nothing new");
+	cr_assert(fp_ack_plausible(rcv, nxt, una, nxt, rcv, wnd), "acking all that was sent");
+	cr_assert(fp_ack_plausible(rcv + wnd, 0, una, nxt, rcv, wnd), "seq at the window's end");
+	cr_assert_not(fp_ack_plausible(rcv, nxt + 1, una, nxt, rcv, wnd), "acking unsent data");
+	cr_assert_not(fp_ack_plausible(rcv, una - 1, una, nxt, rcv, wnd), "before snd_una");
+	cr_assert_not(fp_ack_plausible(rcv, una + (1U << 30), una, nxt, rcv, wnd), "2^30 ahead");
+	cr_assert_not(fp_ack_plausible(rcv, una + (1U << 31), una, nxt, rcv, wnd), "2^31 ahead");
+	cr_assert_not(fp_ack_plausible(rcv - 1, una, una, nxt, rcv, wnd), "seq before rcv_nxt");
+	cr_assert_not(fp_ack_plausible(rcv + wnd + 1, una, una, nxt, rcv, wnd),
+		      "seq past the window");
+}
