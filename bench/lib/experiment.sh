@@ -27,7 +27,9 @@
 #                                    the table's .md where there is none
 #   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
 #   exp_publish DEST FILE[=NAME]...  with --publish, copy to
-#                                    bench/published/DEST (as NAME)
+#                                    bench/published/DEST (as NAME), each
+#                                    .json first given its provenance
+#                                    (exp_stamp)
 #
 # Results go to $OUT (default bench/results/NAME/<date>); --report DIR
 # makes the table again from DIR's runs without running anything.
@@ -51,6 +53,11 @@ exp_init() {
 exp_takes() { [[ " $EXP_RUN_OPTS " == *" $1 "* ]] || exp_die "unknown argument '$1'"; }
 
 exp_parse() {
+	local a
+	# the command line as run, for the provenance (exp_stamp)
+	EXP_COMMAND=$(cd "$(dirname "$0")" && pwd)/${0##*/}
+	EXP_COMMAND=${EXP_COMMAND#"$ROOT"/}
+	for a in "$@"; do EXP_COMMAND+=" $(printf '%q' "$a")"; done
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--reps) exp_takes "$1"; REPS=$2; shift 2 ;;
@@ -70,6 +77,30 @@ exp_parse() {
 	done
 	[ -n "$OUT" ] || OUT=$ROOT/bench/results/$EXP_NAME/$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$OUT" || exp_die "cannot create $OUT"
+	# a run records what it measured on; --report only reads it
+	[ "$RUN" = 0 ] || exp_record >>"$OUT/provenance.jsonl" || exp_die "cannot write $OUT/provenance.jsonl"
+}
+
+# this invocation's command, commit (git describe, -dirty with
+# uncommitted changes), HEAD's sha and kernel, as one JSON line
+exp_record() {
+	jq -nc --arg command "$EXP_COMMAND" --arg kernel "$(uname -r)" \
+		--arg commit "$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null)" \
+		--arg sha "$(git -C "$ROOT" rev-parse HEAD 2>/dev/null)" \
+		'def known: if . == "" then null else . end;
+		{ command: $command, commit: ($commit | known), commit_sha: ($sha | known), kernel: $kernel }'
+}
+
+# FILE's top-level provenance (bench/lib/provenance.jq), in place: the
+# command, commit and kernel its runs recorded in $OUT/provenance.jsonl,
+# the delay backends of its bench/run results, and the command that made
+# the table where that was a later --report
+exp_stamp() {
+	local backends
+	backends=$(cat "$OUT"/*/result.json 2>/dev/null | jq -sc '[.[].env.delay_backend // empty] | unique') &&
+		jq --slurpfile runs <(cat "$OUT/provenance.jsonl" 2>/dev/null) --argjson backends "$backends" \
+			--arg command "$EXP_COMMAND" --arg run "$RUN" \
+			-f "$ROOT/bench/lib/provenance.jq" "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 exp_run() {
@@ -150,6 +181,7 @@ exp_publish() {
 	[ "$PUBLISH" = 1 ] || return 0
 	mkdir -p "$dest" || exp_die "cannot create $dest"
 	for f in "$@"; do
+		if [[ ${f%%=*} == *.json ]]; then exp_stamp "${f%%=*}" || exp_die "cannot stamp ${f%%=*}"; fi
 		if [[ $f == *=* ]]; then
 			cp "${f%%=*}" "$dest/${f#*=}"
 		else
