@@ -22,18 +22,21 @@
  * with nothing in flight and no credit waits at a window of 0.
  *
  * A flow that gets no credit over fallback_rtts RTTs of time with data to
- * send, summed over its busy stretches (no receiver or path role: no
- * credits come back; 8 times as long once credits have come), or whose
- * ledger is gone, runs as Reno from then on, counted in stats.
+ * send, summed over its busy stretches and counted from its first
+ * emulation packet (no receiver or path role: no credits come back; 8
+ * times as long once credits have come, or while no emulation packet has
+ * left), or whose ledger is gone, runs as Reno from then on, counted in
+ * stats.
  *
  * The arithmetic is in flashpass.h (unit-tested on the host).
  */
 #include "flashpass.bpf.h"
 
-#define FP_TAKE_MAX	 256	    /* credits taken per ACK at most */
-#define FP_PACE_WIN_NS	 4000000ULL /* the shortest window of the pacing rate */
-#define FP_CREDIT_WAIT_X 8	    /* the fallback wait in the credit phase: 8 times longer */
-#define FP_PACE_FIRST	 8	    /* credits for a flow's first pacing estimate */
+#define FP_TAKE_MAX    256	  /* credits taken per ACK at most */
+#define FP_PACE_WIN_NS 4000000ULL /* the shortest window of the pacing rate */
+#define FP_CREDIT_WAIT_X \
+	8		/* the fallback wait in the credit phase, or with no emulation: 8 times */
+#define FP_PACE_FIRST 8 /* credits for a flow's first pacing estimate */
 
 char _license[] SEC("license") = "GPL";
 
@@ -366,6 +369,7 @@ static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, st
 					   __u64 recv, __u64 now, __u64 rtt, __u32 bytes)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	__u64 first = l->emu_first_ns;
 	bool busy = !ca->idle;
 
 	/* The wait counts the time the flow had data out or queued, since
@@ -379,10 +383,19 @@ static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, st
 			fp_enter_credit(sk, ca, l, now, rtt, bytes);
 		ca->last_recv = recv;
 		ca->starved_ns = 0;
+	} else if (ca->phase == FP_PHASE_PRECREDIT && first > ca->counted_ns) {
+		/* Before a first credit the wait starts when the flow's first
+		 * emulation packet left (the sender's egress notes it): the
+		 * time the pacer took to take the flow up (its scan, a stall
+		 * of the machine) is not the path's. */
+		ca->starved_ns = busy && now > first ? now - first : 0;
 	} else if (busy) {
 		ca->starved_ns += now - ca->counted_ns;
 	}
 	ca->counted_ns = now;
+	/* a flow no pacer takes up falls back all the same, later */
+	if (ca->phase == FP_PHASE_PRECREDIT && !first)
+		return ca->starved_ns <= FP_CREDIT_WAIT_X * fp_credit_wait(ca, rtt);
 	return ca->starved_ns <= fp_credit_wait(ca, rtt);
 }
 
@@ -425,10 +438,29 @@ static __always_inline __u32 fp_release_grants(struct fp_ledger *l)
 
 /* Take from the ring into @take the credits usable by now, or due within
  * the lead (fp_lead_ns()). */
+/* Drop a stale ring credit (fp_ring_drop_one()). */
+static long fp_drop_stale_one(__u32 i, void *data)
+{
+	struct fp_take *c = data;
+
+	if (!fp_ring_drop_one(c->r))
+		return 1;
+	c->n++;
+	return 0;
+}
+
 static __always_inline void fp_take_credits(struct fp_ca *ca, struct fp_ledger *l,
 					    struct fp_take *take, __u64 now, __u64 rtt, __u32 bytes)
 {
 	take->r = &l->ring;
+	/* first the stale ones: taken, and wasted (their time is long past) */
+	if (fp_ring_is_stale(&l->ring)) {
+		bpf_loop(FP_RING, fp_drop_stale_one, take, 0);
+		l->usable += take->n;
+		l->idle_wasted += take->n;
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, take->n);
+		take->n = 0;
+	}
 	take->max = release ? fp_release_grants(l) : FP_TAKE_MAX;
 	take->now_us =
 		(__u32)((now + fp_lead_ns(rtt, ca->pace_rate, bytes, release ? 0 : lead_credits)) /

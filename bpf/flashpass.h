@@ -186,6 +186,58 @@ static inline enum fp_replay fp_replay_check(struct fp_replay_win *w, __u32 seq)
 	return FP_REPLAY_NEW;
 }
 
+/*
+ * A credit that stands for @n emulation packets (credit_batch) carries
+ * the sequence number of the last: it takes the @n numbers up to @seq
+ * (the receiver batched packets that came in order, so a batch's numbers
+ * lie after the last batch's), each new or none taken.  A batch claiming
+ * numbers a credit already took is a replay of them.
+ */
+static inline enum fp_replay fp_replay_check_n(struct fp_replay_win *w, __u32 seq, __u32 n)
+{
+	__s32 d = (__s32)(seq - w->last);
+	__u64 claim, seen;
+
+	if (!n || n > FP_BATCH_MAX)
+		return FP_REPLAY_OLD; /* fp_wire_check() lets neither through */
+	claim = (1ULL << n) - 1;      /* seq - n + 1 .. seq, bit 0 the newest */
+	if (!w->seen) {
+		w->last = seq;
+		w->seen = (__u32)claim;
+		return FP_REPLAY_NEW;
+	}
+	if (d >= FP_REPLAY_JUMP)
+		return FP_REPLAY_AHEAD;
+	if (d > 0) { /* the window moves up to seq: bit i is seq - i */
+		seen = d < FP_REPLAY_WIN ? (__u64)w->seen << d : 0;
+		if (seen & claim)
+			return FP_REPLAY_DUP;
+		w->last = seq;
+		w->seen = (__u32)(seen | claim);
+		return FP_REPLAY_NEW;
+	}
+	if (-d + n > FP_REPLAY_WIN) /* reaches below the window */
+		return FP_REPLAY_OLD;
+	claim <<= -d;
+	if (w->seen & claim)
+		return FP_REPLAY_DUP;
+	w->seen |= (__u32)claim;
+	return FP_REPLAY_NEW;
+}
+
+/*
+ * A credit's T is the pacer's clock on this host when its emulation packet
+ * left: never ahead of now, but for the pacer stamping a packet it sends
+ * a little before its time.  One further ahead is not this host's: its
+ * usable time would sit in the ring ahead of every later credit.
+ */
+#define FP_T_AHEAD_MAX_NS 1000000ULL
+
+static inline int fp_t_in_future(__u64 t_ns, __u64 now_ns)
+{
+	return t_ns > now_ns + FP_T_AHEAD_MAX_NS;
+}
+
 /* The full ns time of a wire stamp @t_us (low 32 bits of T in us) seen at
  * @now_ns, T in the past or future by less than 2^31 us (35 minutes). */
 static inline __u64 fp_time_expand(__u64 now_ns, __u32 t_us)
@@ -493,8 +545,39 @@ static inline __u64 fp_rate_min(__u64 rtt_ns, __u64 r_max)
 struct fp_ring {
 	__u32 head;
 	__u32 tail;
+	__u32 stale; /* credits before this one are stale (fp_ring_mark()) */
+	__u32 pad;
 	__u32 at[FP_RING];
 };
+
+/*
+ * Ring stamps are 32-bit microseconds: a credit left in the ring of a flow
+ * idle for over 2^31 us (35 minutes) compares as in the future and blocks
+ * every later one.  So a credit that comes after FP_RING_STALE_NS without
+ * one marks the credits before it stale (their time is long past: T_wait
+ * is at most seconds), and the CC drops them before it takes any
+ * (fp_ring_drop_stale()); a release for a flow whose oldest credit is
+ * stale wakes the CC to do it (fp_ring_due()).
+ */
+#define FP_RING_STALE_NS (60ULL * 1000000000ULL)
+
+/* Are the ring's oldest credits stale: is @r->stale at most a ring ahead
+ * of the tail?  (Kept at the tail otherwise, it never drifts a wrap of
+ * the counters away.) */
+static inline int fp_ring_is_stale(const struct fp_ring *r)
+{
+	return r->stale - r->tail - 1 < FP_RING;
+}
+
+/* The producer's mark, before it puts a credit that came @gap_ns after
+ * the flow's last one: all before it stale after a long gap, else none. */
+static inline void fp_ring_mark(struct fp_ring *r, __u64 gap_ns)
+{
+	if (gap_ns > FP_RING_STALE_NS)
+		r->stale = r->head;
+	else if (!fp_ring_is_stale(r))
+		r->stale = r->tail;
+}
 
 static inline __u32 fp_ring_fill(const struct fp_ring *r)
 {
@@ -595,6 +678,7 @@ struct fp_ledger {
 	__u64 credits_used; /* segments sent under a credit */
 	__u32 seq_out;	    /* the end of the highest data sent (snd_nxt, as sent) */
 	__u32 pad3;
+	__u64 emu_first_ns; /* when the flow's first emulation packet left */
 	/* the sender's TC ingress */
 	__u64 credits_recv;
 	__u64 ring_wasted; /* credits refused by a full ring */
@@ -685,12 +769,26 @@ static inline __u32 fp_ring_oldest(const struct fp_ring *r)
 	return r->tail == r->head ? 0 : r->at[r->tail & (FP_RING - 1)];
 }
 
-/* Is the oldest ring credit usable at @now_us?  (Without taking it.) */
+/* Is the oldest ring credit usable at @now_us, or stale?  (Without
+ * taking it.) */
 static inline int fp_ring_due(const struct fp_ring *r, __u32 now_us)
 {
 	__u32 at = fp_ring_oldest(r);
 
-	return at && fp_after_eq(now_us, at);
+	return at && (fp_ring_is_stale(r) || fp_after_eq(now_us, at));
+}
+
+/* Drop the oldest ring credit if it is stale (a slot reserved but not
+ * filled yet is left to its producer): 1, else 0. */
+static inline int fp_ring_drop_one(struct fp_ring *r)
+{
+	__u32 slot = r->tail & (FP_RING - 1);
+
+	if (r->tail == r->head || !fp_ring_is_stale(r) || !r->at[slot])
+		return 0;
+	r->at[slot] = 0;
+	r->tail++;
+	return 1;
 }
 
 /*
@@ -964,6 +1062,8 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	  "flows whose ledger was gone (evicted from a full table): run as Reno")                     \
 	X(P, LEDGER_BUSY, ledger_busy, COUNTER,                                                       \
 	  "flows whose 4-tuple a flow of another network namespace holds a ledger for: run as Reno")  \
+	X(P, CREDIT_FUTURE, credit_future, COUNTER,                                                   \
+	  "sender: credits whose T is ahead of this host's clock (not its pacer's), dropped")         \
 	X(P, ACK_IMPLAUSIBLE, ack_implausible, COUNTER,                                               \
 	  "sender: pure ACKs not kept for credit_ack, numbers TCP would not take (forged?)")          \
 	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                            \

@@ -206,10 +206,11 @@ int fp_receiver(struct __sk_buff *skb)
 	return bpf_redirect(skb->ifindex, 0);
 }
 
-/* Is credit @seq new to @l's replay window?  Then it is in it now.  The
- * window is one word changed by compare-and-swap: a flow's credits can
- * come in on two CPUs at once. */
-static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
+/* Are the @count numbers of credit @seq (fp_replay_check_n()) new to
+ * @l's replay window?  Then they are in it now.  The window is one word
+ * changed by compare-and-swap: a flow's credits can come in on two CPUs
+ * at once. */
+static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq, __u8 count)
 {
 	int i;
 
@@ -221,7 +222,7 @@ static __always_inline bool fp_credit_fresh(struct fp_ledger *l, __u32 seq)
 
 		cur.v = *(volatile __u64 *)&l->replay_word;
 		next = cur;
-		if (fp_replay_check(&next.w, seq) != FP_REPLAY_NEW)
+		if (fp_replay_check_n(&next.w, seq, count) != FP_REPLAY_NEW)
 			return false;
 		if (__sync_val_compare_and_swap(&l->replay_word, cur.v, next.v) == cur.v)
 			return true;
@@ -248,6 +249,7 @@ static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k,
 
 	__sync_fetch_and_add(&l->credits_recv, count);
 	ccs_stat_add(FP_STAT_CREDITS, count);
+	fp_ring_mark(&l->ring, now - l->last_credit_ns);
 	for (i = 0; i < FP_BATCH_MAX && i < count; i++) {
 		__u64 ti = fp_batch_time(t, gap, count - 1 - i);
 
@@ -495,12 +497,16 @@ int fp_sender_in(struct __sk_buff *skb)
 		ccs_stat_inc(FP_STAT_CREDIT_FORGED);
 		return TC_ACT_SHOT;
 	}
-	if (!fp_credit_fresh(l, bpf_ntohl(w.seq))) {
+	now = bpf_ktime_get_ns();
+	t = fp_time_expand(now, bpf_ntohl(w.t_us));
+	if (fp_t_in_future(t, now)) {
+		ccs_stat_inc(FP_STAT_CREDIT_FUTURE);
+		return TC_ACT_SHOT;
+	}
+	if (!fp_credit_fresh(l, bpf_ntohl(w.seq), w.count)) {
 		ccs_stat_inc(FP_STAT_CREDIT_REPLAYED);
 		return TC_ACT_SHOT;
 	}
-	now = bpf_ktime_get_ns();
-	t = fp_time_expand(now, bpf_ntohl(w.t_us));
 	fp_bank(l, &k, t, now, w.count);
 	l->last_credit_ns = now;
 	/* with release, the pacer wakes the flow at the credit's usable time */
@@ -536,22 +542,31 @@ static __always_inline void fp_set_dscp(struct __sk_buff *skb, const struct ccs_
  * runs and the flow sends now, not at TCP's next pacing slot or ACK);
  * also in a drought of credits (fp_credit_drought()), so that the CC's
  * wait for them runs; else dropped.  A release never leaves the host; anything else to the
- * FlashPass port (an emulation packet) goes on.
+ * FlashPass port goes on, an emulation packet of a known flow noted: the
+ * first one's time starts the flow's wait for credits (the pacer's time,
+ * not the flow's: fp_wait_credits()).
  */
 static __always_inline int fp_release(struct __sk_buff *skb, struct ccs_pkt *p,
 				      struct ccs_cursor *c, int len, __be16 sport)
 {
 	struct fp_ledger *l;
+	enum fp_wire_err e;
 	struct fp_wire w;
 	struct fp_key k;
 	__u32 tmp[4];
 	__u64 now;
 
-	if (fp_wire_load(c, len, &w, FP_RELEASE))
+	e = fp_wire_load(c, len, &w, FP_RELEASE);
+	if (e && (e != FP_WIRE_TYPE || fp_wire_check(&w, FP_WIRE_LEN, FP_EMULATION)))
 		return TC_ACT_OK;
 	fp_key_set(&k, p->saddr, p->daddr, sport, w.dport);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
+	if (e) { /* an emulation packet */
+		if (l && w.secret == l->secret && !l->emu_first_ns)
+			l->emu_first_ns = bpf_ktime_get_ns();
+		return TC_ACT_OK;
+	}
 	if (!l || w.secret != l->secret) {
 		ccs_stat_inc(l ? FP_STAT_CREDIT_FORGED : FP_STAT_CREDIT_UNKNOWN);
 		return TC_ACT_SHOT;

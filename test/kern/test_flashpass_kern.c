@@ -97,6 +97,10 @@ static void emu4(struct emu4 *p)
 		udp_csum(&p->ip.saddr, &p->ip.daddr, 4, &p->udp, sizeof(p->udp) + FP_WIRE_LEN);
 }
 
+/* A wire stamp (T, low 32 bits of us) a millisecond ago: a T is read
+ * against now, within 2^31 us either way, and one ahead is refused. */
+#define T_PAST ((uint32_t)(mono_ns() / 1000) - 1000U)
+
 /* Its credit, as the receiver makes it: receiver to sender. */
 static void credit4(struct emu4 *p, uint32_t t_us, uint32_t secret)
 {
@@ -441,14 +445,14 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	struct fp_ledger *l;
 
 	ledger_new(FP_PHASE_CREDIT);
-	credit4(&c, 1000, SECRET ^ 1);
+	credit4(&c, T_PAST, SECRET ^ 1);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(stat_of(FP_STAT_CREDIT_FORGED), 1);
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	c.udp.dest = htons(P_SND + 1); /* another flow's port */
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 1);
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	c.w.dport = htons(P_RCV + 1);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 2);
@@ -499,7 +503,7 @@ Test(flashpass_kern, a_link_local_credit_goes_to_the_ledger_of_its_interface)
 	for (size_t i = 0; i < 3; i++) {
 		k.scope = scopes[i];
 		cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
-		credit6(&c, snd, rcv, 1000 + (uint32_t)i);
+		credit6(&c, snd, rcv, T_PAST + (uint32_t)i);
 		c.w.seq = htonl(7 + (uint32_t)i);
 		c.udp.check = 0;
 		c.udp.check = udp_csum(&c.ip6.saddr, &c.ip6.daddr, 16, &c.udp,
@@ -512,6 +516,24 @@ Test(flashpass_kern, a_link_local_credit_goes_to_the_ledger_of_its_interface)
 	}
 	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 2, "the other links' ledgers: unknown");
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 1);
+}
+
+/* A credit's T is this host's pacer's clock: one ahead of it is not its
+ * own, and would sit in the ring ahead of every later credit. */
+Test(flashpass_kern, a_credit_from_the_future_is_refused)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us + 2000000, SECRET); /* 2 s ahead */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 0);
+	cr_assert_eq(ledger()->ring.head, 0, "nothing banked");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_FUTURE), 1);
+	credit4(&c, t_us, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 1, "its sequence number was not taken");
 }
 
 Test(flashpass_kern, a_batch_credit_is_refused_without_batching)
@@ -561,7 +583,7 @@ Test(flashpass_kern, a_full_ring_refuses_the_credit_as_wasted)
 	l.ring.head = FP_RING - FP_RING_SLACK; /* full */
 	key_of_flow(&k);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &l, BPF_ANY), 0);
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(ledger()->ring.head, FP_RING - FP_RING_SLACK, "nothing overwritten");
 	cr_assert_eq(ledger()->ring_wasted, 1);
@@ -728,6 +750,32 @@ Test(flashpass_batch, a_batch_credit_banks_its_count)
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
 	cr_assert_eq(stat_of(FP_STAT_WIRE_BAD), 1, "refused");
 	cr_assert_eq(ledger()->credits_recv, 3);
+}
+
+/* A batch takes the sequence numbers of all its packets: one that claims
+ * numbers an earlier credit took is a replay of them. */
+Test(flashpass_batch, a_batch_credit_takes_its_packets_numbers)
+{
+	uint32_t t_us = (uint32_t)(mono_ns() / 1000);
+	struct emu4 c;
+
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, t_us, SECRET);
+	c.w.count = 3;
+	c.w.seq = htonl(9); /* packets 7..9 */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3);
+	c.w.seq = htonl(11); /* 9..11: 9 was taken */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 3, "refused whole");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_REPLAYED), 1);
+	c.w.seq = htonl(12); /* 10..12 */
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 6);
+	c.w.count = 1;
+	c.w.seq = htonl(10);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_REPLAYED), 2, "10 was the last batch's");
 }
 
 /* A batch's credits keep their emulation packets' spacing (the pacer's
@@ -1007,15 +1055,15 @@ Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)
 	ledger_new(FP_PHASE_CREDIT);
 	ack4(&a, ACK_ACK);
 	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
-	credit4(&c, 1000, SECRET ^ 1);
+	credit4(&c, T_PAST, SECRET ^ 1);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "forged");
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_OK);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "replayed");
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	c.udp.dest = htons(P_SND + 1);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "another flow's");
-	credit4(&c, 1000, SECRET);
+	credit4(&c, T_PAST, SECRET);
 	c.w.seq = htonl(9);
 	c.udp.len = htons(sizeof(c.udp) + FP_WIRE_LEN - 1);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "cut short");

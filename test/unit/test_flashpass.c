@@ -682,3 +682,74 @@ Test(fp_ack, plausible_within_what_was_sent_and_the_window)
 	cr_assert_not(fp_ack_plausible(rcv + wnd + 1, una, una, nxt, rcv, wnd),
 		      "seq past the window");
 }
+
+/* fp_replay_check_n(): a batch takes all its numbers, or none. */
+Test(fp_replay, a_batch_takes_its_numbers)
+{
+	struct fp_replay_win w = { 0 };
+
+	cr_assert_eq(fp_replay_check_n(&w, 4, 4), FP_REPLAY_NEW, "1..4");
+	cr_assert_eq(fp_replay_check_n(&w, 8, 4), FP_REPLAY_NEW, "5..8");
+	cr_assert_eq(fp_replay_check_n(&w, 10, 4), FP_REPLAY_DUP, "7..10 claims 7 and 8 again");
+	cr_assert_eq(w.last, 8, "a refused batch takes nothing");
+	cr_assert_eq(fp_replay_check_n(&w, 9, 1), FP_REPLAY_NEW, "9 is still free");
+	cr_assert_eq(fp_replay_check_n(&w, 8, 1), FP_REPLAY_DUP, "8 was the second batch's");
+	cr_assert_eq(fp_replay_check_n(&w, 30, 16), FP_REPLAY_NEW, "15..30, a gap before it");
+	cr_assert_eq(fp_replay_check_n(&w, 12, 2), FP_REPLAY_NEW, "11..12, late, in the window");
+}
+
+Test(fp_replay, a_batch_across_the_wrap)
+{
+	struct fp_replay_win w = { 0 };
+
+	cr_assert_eq(fp_replay_check_n(&w, 0xfffffffeU, 2), FP_REPLAY_NEW);
+	cr_assert_eq(fp_replay_check_n(&w, 2, 4), FP_REPLAY_NEW, "0xffffffff..2");
+	cr_assert_eq(fp_replay_check_n(&w, 0xffffffffU, 1), FP_REPLAY_DUP);
+}
+
+Test(fp_credit, a_t_ahead_of_this_clock_is_refused)
+{
+	const __u64 now = 5000000000ULL;
+
+	cr_assert_not(fp_t_in_future(now - 1000, now), "in the past");
+	cr_assert_not(fp_t_in_future(now + FP_T_AHEAD_MAX_NS, now), "the pacer's lead");
+	cr_assert(fp_t_in_future(now + FP_T_AHEAD_MAX_NS + 1, now));
+	cr_assert(fp_t_in_future(fp_time_expand(now, (__u32)(now / 1000) + 2000000000U), now),
+		  "33 minutes ahead on the wire");
+}
+
+/* A credit left in the ring of a flow idle past the stamps' wrap. */
+Test(fp_ring, credits_before_a_long_gap_are_stale_and_dropped)
+{
+	static struct fp_ring r;
+	__u32 then = 1000, now_us = then + 0x80000010U; /* 2^31 us and more later */
+
+	memset(&r, 0, sizeof(r));
+	fp_ring_mark(&r, 0);
+	cr_assert(fp_ring_put(&r, then) && fp_ring_put(&r, then + 10));
+	cr_assert_not(fp_ring_due(&r, now_us), "before: the old stamp reads as in the future");
+	cr_assert_eq(fp_ring_take(&r, now_us, 8), 0, "and blocks the ring");
+	fp_ring_mark(&r, FP_RING_STALE_NS + 1); /* the next credit, after the gap */
+	cr_assert(fp_ring_put(&r, now_us + 5));
+	cr_assert(fp_ring_is_stale(&r));
+	cr_assert(fp_ring_due(&r, now_us), "a release wakes the CC to drop them");
+	cr_assert(fp_ring_drop_one(&r) && fp_ring_drop_one(&r), "the two old ones go");
+	cr_assert_not(fp_ring_drop_one(&r), "not the new one");
+	cr_assert_not(fp_ring_is_stale(&r));
+	cr_assert_eq(fp_ring_take(&r, now_us + 5, 8), 1, "which is taken at its time");
+}
+
+Test(fp_ring, the_mark_follows_the_tail_without_gaps)
+{
+	static struct fp_ring r;
+	__u32 i;
+
+	memset(&r, 0, sizeof(r));
+	r.head = r.tail = r.stale = 0xfffffff0U; /* the counters wrap too */
+	for (i = 0; i < 64; i++) {
+		fp_ring_mark(&r, 1000);
+		cr_assert(fp_ring_put(&r, 100 + i));
+		cr_assert_not(fp_ring_is_stale(&r), "credit %u", i);
+		cr_assert_eq(fp_ring_take(&r, 100 + i, 1), 1);
+	}
+}
