@@ -8,7 +8,9 @@
  *  - identity: the task id the application set (setsockopt TLDCT_TCP_TASK:
  *    ccs_task_set() in loader/task_api.h, or ccload task set), which wins;
  *    otherwise the socket's cgroup v2 id, so the workers of one job in
- *    one cgroup form a task without any code change; 0 = no task;
+ *    one cgroup form a task without any code change; 0 = no task.  An id
+ *    names a task of the socket's own cgroup and network namespace only
+ *    (tldct.h, "Tenants"): the tables' keys hold both;
  *  - S_t and n: the receiver's view when it runs bpf_tldct too (the sockops
  *    program below carries the task id on the SYN; the receiver counts the
  *    task's bytes and live flows and echoes them on its ACKs), else the
@@ -45,6 +47,11 @@ char _license[] SEC("license") = "GPL";
 DCTCP_TUNABLES(CCS_TUNABLE_RODATA)
 TLDCT_TUNABLES(CCS_TUNABLE_RODATA)
 
+/* The key of tldct_wire_id(): random bytes ccload writes at each attach
+ * (loader/lib/registry.h), so a tenant cannot compute what another
+ * cgroup's ids carry on the wire. */
+const volatile __u64 ccs_secret[2] = {};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -72,7 +79,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, TLDCT_MAX_TASKS);
-	__type(key, __u32[4]);
+	__type(key, struct tldct_peer_key);
 	__type(value, struct tldct_peer);
 } tldct_rx_peers SEC(".maps");
 
@@ -107,17 +114,37 @@ static __always_inline __u64 sk_cgroup_id(const struct sock *sk)
 	return BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id);
 }
 
-/* The socket's tldct_sk entry with its task resolved (NULL: no memory). */
+/* The socket's network namespace, by its cookie. */
+static __always_inline __u64 sk_netns(const struct sock *sk)
+{
+	return ccs_sock_net(sk)->net_cookie;
+}
+
+/* The socket's tldct_sk entry with its task resolved (NULL: no memory):
+ * the id named, else the cgroup's, scoped by the cgroup either way, and
+ * what its SYN will carry. */
 static __always_inline struct tldct_sk *tldct_sk_of(struct sock *sk)
 {
 	struct tldct_sk *ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 
 	if (ts && !(ts->flags & TLDCT_SK_RESOLVED)) {
+		ts->cgroup = sk_cgroup_id(sk);
 		if (!(ts->flags & TLDCT_SK_EXPLICIT))
-			ts->task = sk_cgroup_id(sk);
+			ts->task = ts->cgroup;
+		ts->wire = tldct_wire_id((const __u64 *)ccs_secret, ts->cgroup, ts->task);
 		ts->flags |= TLDCT_SK_RESOLVED;
 	}
 	return ts;
+}
+
+/* A sender's entry: its task in its cgroup and namespace. */
+static __always_inline void tx_key(const struct sock *sk, const struct tldct_sk *ts,
+				   struct tldct_key *k)
+{
+	__builtin_memset(k, 0, sizeof(*k));
+	k->task = ts->task;
+	k->cgroup = ts->cgroup;
+	k->netns = sk_netns(sk);
 }
 
 /* A millisecond clock for feedback ages, the coarse one (the last tick's
@@ -187,8 +214,9 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 
 	/* the receiving end of a task's flow is no sender of it */
 	if (ts && ts->task && !(ts->flags & TLDCT_SK_PEER)) {
-		struct tldct_key key = { .task = ts->task };
+		struct tldct_key key;
 
+		tx_key(sk, ts, &key);
 		t = task_update(&tldct_tasks, &key, ts, s_f, TLDCT_STAT_LOCAL_TASKS_NEW);
 		if (use_feedback && (ts->flags & TLDCT_SK_FEEDBACK) && tldct_feedback_n(ts->fb) &&
 		    now_ms() - ts->fb_ms <= TLDCT_FB_MAX_AGE_MS) {
@@ -229,8 +257,9 @@ void BPF_PROG(tldct_release, struct sock *sk)
 		return;
 	ts = bpf_sk_storage_get(&tldct_sk, sk, NULL, 0);
 	if (ts && !(ts->flags & TLDCT_SK_PEER)) {
-		struct tldct_key key = { .task = ts->task };
+		struct tldct_key key;
 
+		tx_key(sk, ts, &key);
 		task_leave(&tldct_tasks, &key, ts, tcp_sk(sk)->bytes_acked);
 	}
 }
@@ -324,8 +353,9 @@ static __always_inline bool is_tldct(struct bpf_sock_ops *skops)
 }
 
 /* The receiver's entry for a flow: the task id its SYN named, scoped by
- * the sender's address, so no peer can name (or collide with) another
- * peer's task.  IPv4 as v4-mapped IPv6. */
+ * the sender's address and the receiving socket's namespace, so no peer
+ * can name (or collide with) another peer's task, nor a namespace with
+ * another's.  IPv4 as v4-mapped IPv6. */
 static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *ts,
 				   struct tldct_key *k)
 {
@@ -337,6 +367,7 @@ static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *
 	k->task = ts->task;
 	if (!sk)
 		return;
+	k->netns = sk_netns(sk);
 	if (sk->__sk_common.skc_family == AF_INET6) {
 		k->peer[0] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[0];
 		k->peer[1] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[1];
@@ -353,13 +384,17 @@ static __always_inline void rx_key(struct bpf_sock *bsk, const struct tldct_sk *
 static __always_inline bool rx_may_make(const struct tldct_key *key)
 {
 	struct tldct_peer fresh = {}, *p;
+	struct tldct_peer_key pk;
 
 	if (bpf_map_lookup_elem(&tldct_rx_tasks, key))
 		return true;
-	p = bpf_map_lookup_elem(&tldct_rx_peers, key->peer);
+	__builtin_memset(&pk, 0, sizeof(pk));
+	pk.netns = key->netns;
+	__builtin_memcpy(pk.peer, key->peer, sizeof(pk.peer));
+	p = bpf_map_lookup_elem(&tldct_rx_peers, &pk);
 	if (!p) {
-		bpf_map_update_elem(&tldct_rx_peers, key->peer, &fresh, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&tldct_rx_peers, key->peer);
+		bpf_map_update_elem(&tldct_rx_peers, &pk, &fresh, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&tldct_rx_peers, &pk);
 		if (!p)
 			return false;
 	}
@@ -489,7 +524,7 @@ static __always_inline void opt_write(struct bpf_sock_ops *skops, struct bpf_soc
 		return;
 	len = opt_len_of(skops, ts);
 	if (len == TLDCT_OPT_SYN_LEN) {
-		if (!store_opt(skops, ts->task, TLDCT_OPT_SYN_LEN))
+		if (!store_opt(skops, ts->wire, TLDCT_OPT_SYN_LEN))
 			ccs_stat_inc_atomic(TLDCT_STAT_SYN_OPT_TX);
 	} else if (len == TLDCT_OPT_ACK_LEN) {
 		rx_write_view(skops, bsk, ts);
@@ -549,8 +584,21 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 
 #ifndef CCS_TWIN /* the twin's tasks are cgroups: beside bpf_tldct's, this
 		  * program would see the option handled (optlen -1) */
-/* An application names its socket's task (TLDCT_TCP_TASK): the value goes
- * into tldct_sk, and the kernel's own setsockopt is skipped. */
+/*
+ * An application names its socket's task (TLDCT_TCP_TASK): the value goes
+ * into tldct_sk, and the kernel's own setsockopt is skipped.  Any id is
+ * taken: the task it names is the socket's cgroup's and namespace's
+ * (tldct_sk_of(), tx_key(), tldct_wire_id()), so a tenant naming another
+ * cgroup's id or task id gets a task of its own.  Refusing ids other than
+ * the socket's cgroup and those below it would need the named cgroup's
+ * ancestry, and nothing a cgroup/setsockopt program may call on 6.1 looks
+ * a cgroup up by id (the bpf_cgroup_from_id() kfunc came in 6.3;
+ * bpf_sk_ancestor_cgroup_id() walks up from the socket: it tells whether
+ * an id is above the socket's cgroup, not below).  Namespacing works on
+ * both kernels and needs no such check.  The scope is read when the task
+ * is resolved, from the socket (its cgroup, fixed when it was made), not
+ * from the caller here: ccload task set calls this from its own cgroup.
+ */
 SEC("cgroup/setsockopt")
 int tldct_setsockopt(struct bpf_sockopt *ctx)
 {

@@ -193,6 +193,9 @@ struct tldct_sk {
 	__u64 counted; /* bytes already added to the task's S_t */
 	__u32 gen;     /* incarnation of the task entry it is counted in; 0: none */
 	__u32 fb_ms;   /* when fb arrived (ms, monotonic) */
+	/* set with TLDCT_SK_RESOLVED on a sending socket: */
+	__u64 cgroup; /* the cgroup v2 id the task is named in (the socket's) */
+	__u64 wire;   /* the id its SYN carries, tldct_wire_id() */
 };
 
 /* The receiver's view is used while it is this fresh. */
@@ -211,11 +214,100 @@ struct tldct_task {
 	__u64 bytes;	      /* S_t */
 };
 
-/* A task table's key: the task id, and on the receiver the sender's
- * address (IPv6, IPv4 v4-mapped; all zero in the sender's own table). */
+/*
+ * Tenants.  A task is (the socket's network namespace, the socket's
+ * cgroup, the id it names): a socket can join only tasks of its own cgroup
+ * and namespace, whatever id it names, so naming another cgroup's id (a
+ * cgroup id is easy to learn) makes a task of its own, not a member of
+ * theirs.  On the wire a task id must keep that apart too: a receiver
+ * keys its entries by the sender's address and the id the SYN carries,
+ * and tenants behind one address share that.  So the SYN carries the
+ * cgroup's id for its default task (the id named is the cgroup's), and for
+ * any other id 52 bits of a keyed hash of (cgroup, id) with bit 52 set:
+ * no cgroup id comes near bit 52 (kernfs ids count up from 1), and without
+ * the key (random, in .rodata, made at attach) no id named in one cgroup
+ * can be chosen to carry what another cgroup's task carries; finding one
+ * by trying takes some 2^52 connections.  SipHash-2-4, as the kernel keys
+ * its own hash tables and SYN cookies.  53 bits keep the id exact as a
+ * JSON number (ccload task list --json; jq and JavaScript hold integers
+ * exactly up to 2^53).
+ */
+#define TLDCT_WIRE_NAMED (1ULL << 52)
+
+#define TLDCT_ROTL64(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+
+static inline void tldct_sipround(__u64 v[4])
+{
+	v[0] += v[1];
+	v[1] = TLDCT_ROTL64(v[1], 13);
+	v[1] ^= v[0];
+	v[0] = TLDCT_ROTL64(v[0], 32);
+	v[2] += v[3];
+	v[3] = TLDCT_ROTL64(v[3], 16);
+	v[3] ^= v[2];
+	v[0] += v[3];
+	v[3] = TLDCT_ROTL64(v[3], 21);
+	v[3] ^= v[0];
+	v[2] += v[1];
+	v[1] = TLDCT_ROTL64(v[1], 17);
+	v[1] ^= v[2];
+	v[2] = TLDCT_ROTL64(v[2], 32);
+}
+
+/* SipHash-2-4 of @m[0..@n-1] (n <= 2 words, little-endian: 8 * n bytes)
+ * under @key: the reference function's value for that byte string. */
+static inline __u64 tldct_siphash(const __u64 key[2], const __u64 *m, __u32 n)
+{
+	__u64 v[4] = { key[0] ^ 0x736f6d6570736575ULL, key[1] ^ 0x646f72616e646f6dULL,
+		       key[0] ^ 0x6c7967656e657261ULL, key[1] ^ 0x7465646279746573ULL };
+	__u64 last = (__u64)(8 * n) << 56;
+	__u32 i;
+
+	for (i = 0; i < 2 && i < n; i++) {
+		v[3] ^= m[i];
+		tldct_sipround(v);
+		tldct_sipround(v);
+		v[0] ^= m[i];
+	}
+	v[3] ^= last;
+	tldct_sipround(v);
+	tldct_sipround(v);
+	v[0] ^= last;
+	v[2] ^= 0xff;
+	for (i = 0; i < 4; i++)
+		tldct_sipround(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* The id a SYN carries for task @task named by a socket of cgroup @cgroup
+ * (0: no task). */
+static inline __u64 tldct_wire_id(const __u64 key[2], __u64 cgroup, __u64 task)
+{
+	__u64 m[2] = { cgroup, task };
+
+	if (!task || task == cgroup)
+		return task;
+	return (tldct_siphash(key, m, 2) & (TLDCT_WIRE_NAMED - 1)) | TLDCT_WIRE_NAMED;
+}
+
+/* A task table's key.  Sender (tldct_tasks): the id named, the cgroup it
+ * is named in, the namespace; peer all zero.  Receiver (tldct_rx_tasks):
+ * the id the SYN carried (tldct_wire_id()), the sender's address (IPv6,
+ * IPv4 v4-mapped), the namespace; cgroup 0.  The namespace is the
+ * socket's (its cookie, unique while the host runs): namespaces with the
+ * same addresses and ids never share an entry. */
 struct tldct_key {
 	__u64 task;
 	__u32 peer[4]; /* network order */
+	__u64 netns;
+	__u64 cgroup;
+};
+
+/* The receiver's key of a peer's budget (tldct_rx_peers): the peer's
+ * address in the receiving socket's namespace. */
+struct tldct_peer_key {
+	__u64 netns;
+	__u32 peer[4]; /* as in tldct_key */
 };
 
 #define TLDCT_MAX_TASKS 4096 /* entries per table (LRU) */

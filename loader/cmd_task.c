@@ -5,7 +5,8 @@
  * ccload task list [--json]     the sender's and the receiver's task tables
  *
  * A socket of another process is reached with pidfd_getfd(2) (Linux 5.6,
- * needs ptrace access to it: root), then set with ccs_task_set().
+ * needs ptrace access to it: root), then set with ccs_task_set().  The
+ * task is the socket's cgroup's (bpf/tldct.h, "Tenants"), not ccload's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,7 +39,11 @@ static const struct cli task_cli = {
 		"       ccload task get PID FD        its task and what the receiver reported\n"
 		"       ccload task list [--json]     the task tables (sender and receiver side)",
 	.about = "bpf_tldct must be attached.  TASK is a number (0 = none); a task set this way\n"
-		 "wins over the default, the socket's cgroup v2 id.  Set it before connect().",
+		 "wins over the default, the socket's cgroup v2 id.  Set it before connect().\n"
+		 "A task is its sockets' cgroup's and network namespace's: sockets of other\n"
+		 "cgroups or namespaces naming the same number are in tasks of their own.\n"
+		 "list shows each entry's namespace (its cookie) and, on the sender side, the\n"
+		 "cgroup; a receiver's task is the id the sender's SYN carried (get: \"sent as\").",
 	.opts =
 		(const struct cli_opt[]){
 			{ "json", 'j', NULL, SUB(TASK_LIST), "the tables as JSON" },
@@ -157,6 +162,9 @@ static int task_get(char **argv)
 	       v.flags & TLDCT_SK_EXPLICIT ? "set explicitly" :
 	       v.flags & TLDCT_SK_RESOLVED ? "its cgroup" :
 					     "not resolved yet");
+	if ((v.flags & (TLDCT_SK_RESOLVED | TLDCT_SK_PEER)) == TLDCT_SK_RESOLVED && v.task)
+		printf(" in cgroup %" PRIu64 ", sent as %" PRIu64, (uint64_t)v.cgroup,
+		       (uint64_t)v.wire);
 	if (v.flags & TLDCT_SK_FEEDBACK)
 		printf(", receiver reports S_t %" PRIu64 " bytes, n %u",
 		       (uint64_t)tldct_feedback_bytes(v.fb), tldct_feedback_n(v.fb));
@@ -208,8 +216,8 @@ static int list_table(const char *name, const char *side, int json, int *first)
 		goto out;
 	}
 	if (!json)
-		printf("%s side (%s):\n%20s %14s %6s %s\n", side, name, "task", "S_t bytes",
-		       "flows", strcmp(side, "receiver") ? "" : "sender");
+		printf("%s side (%s):\n%20s %20s %14s %6s %s\n", side, name, "task", "netns",
+		       "S_t bytes", "flows", strcmp(side, "receiver") ? "cgroup" : "sender");
 	while (!done) {
 		n = cap;
 		if (bpf_map_lookup_batch(fd, in, &batch, keys, vals, &n, NULL)) {
@@ -227,13 +235,21 @@ static int list_table(const char *name, const char *side, int json, int *first)
 			peer_text(&keys[i], peer, sizeof(peer));
 			if (json)
 				printf("%s{\"side\":\"%s\",\"task\":%" PRIu64 ",\"peer\":\"%s\","
-				       "\"bytes\":%" PRIu64 ",\"flows\":%u}",
+				       "\"bytes\":%" PRIu64 ",\"flows\":%u,\"netns\":%" PRIu64
+				       ",\"cgroup\":%" PRIu64 "}",
 				       *first ? "" : ",", side, (uint64_t)keys[i].task, peer,
-				       (uint64_t)vals[i].bytes, vals[i].grp.members);
+				       (uint64_t)vals[i].bytes, vals[i].grp.members,
+				       (uint64_t)keys[i].netns, (uint64_t)keys[i].cgroup);
+			else if (keys[i].cgroup)
+				printf("%20" PRIu64 " %20" PRIu64 " %14" PRIu64 " %6u %" PRIu64
+				       "\n",
+				       (uint64_t)keys[i].task, (uint64_t)keys[i].netns,
+				       (uint64_t)vals[i].bytes, vals[i].grp.members,
+				       (uint64_t)keys[i].cgroup);
 			else
-				printf("%20" PRIu64 " %14" PRIu64 " %6u %s\n",
-				       (uint64_t)keys[i].task, (uint64_t)vals[i].bytes,
-				       vals[i].grp.members, peer);
+				printf("%20" PRIu64 " %20" PRIu64 " %14" PRIu64 " %6u %s\n",
+				       (uint64_t)keys[i].task, (uint64_t)keys[i].netns,
+				       (uint64_t)vals[i].bytes, vals[i].grp.members, peer);
 			*first = 0;
 		}
 	}

@@ -10,8 +10,11 @@
  * It is a setsockopt() that bpf_tldct's cgroup/setsockopt program takes, so
  * it works in any network namespace or container, with no bpffs path.  A
  * task id set this way wins over the default (the socket's cgroup v2 id).
- * Task ids are 64-bit; a receiver counts each sender's flows of a task
- * apart (its entries are keyed by the sender's address and the id).
+ * Task ids are 64-bit and name a task of the socket's own cgroup and
+ * network namespace: sockets of other cgroups naming the same id are in
+ * other tasks (bpf/tldct.h, "Tenants").  A receiver counts each sender's
+ * flows of a task apart (its entries are keyed by the sender's address and
+ * the id the SYN carries).
  * Returns 0, or -errno: -ENOPROTOOPT when bpf_tldct is not attached, -EPERM
  * when the socket already counts its bytes under another task (set it
  * before connect()).

@@ -341,7 +341,11 @@ static int apply_sets(const struct attach_opts *o, struct bpf_object *obj, const
 			return err;
 		}
 	}
-	return 0;
+	/* a new key for each registration (registry.h) */
+	err = data ? rodata_set_random(obj, data, CCS_SECRET_VAR) : 0;
+	if (err)
+		pr_warn("%s: cannot make its %s: %s\n", what, CCS_SECRET_VAR, strerror(-err));
+	return err;
 }
 
 /* Replace an earlier registration of the name, then register. */

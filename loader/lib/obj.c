@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
@@ -142,6 +143,25 @@ int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v)
 		memcpy((char *)data + off, &v, 8);
 	} else {
 		return -EINVAL;
+	}
+	return 0;
+}
+
+int rodata_set_random(struct bpf_object *obj, void *data, const char *var)
+{
+	uint32_t off, size, got = 0;
+	int err = rodata_var(obj, var, &off, &size);
+	ssize_t n;
+
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	/* getrandom(2) without flags: blocks only before the pool is ready */
+	while (got < size) {
+		n = getrandom((char *)data + off + got, size - got, 0);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			got += (uint32_t)n;
 	}
 	return 0;
 }

@@ -18,6 +18,9 @@ struct bpf_map *obj_struct_ops(struct bpf_object *obj);
  * (the map's initial value before load, or a copy read from the kernel). */
 int rodata_get(struct bpf_object *obj, const void *data, const char *var, uint64_t *v);
 int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v);
+/* Fill @var (any size) with random bytes from getrandom(2); 0 when the
+ * object has no such variable. */
+int rodata_set_random(struct bpf_object *obj, void *data, const char *var);
 
 /* Load with a clear message (and the verifier log's tail) on failure. */
 int obj_load(struct bpf_object *obj, const char *what);

@@ -12,6 +12,10 @@
  * running process beside the kernel; and its own ccload command.  Every
  * map of the object is pinned under PIN_ROOT/<name>/.  A tunable is a
  * `const volatile` variable of the same name in the object's .rodata.
+ * An object's `const volatile` CCS_SECRET_VAR in .rodata, if it has one
+ * (any size), is filled from getrandom(2) at each attach: a key its
+ * programs hold, readable only by who may read its maps (bpf_tldct's wire
+ * ids).
  *
  * An in-tree algorithm is its bpf/<algo>.bpf.c (and bpf/<algo>.h), its
  * word in the Makefile's ALGOS, and its entry algo_<algo> in registry.c.
@@ -22,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define CCS_SECRET_VAR "ccs_secret"
 
 enum tunable_kind {
 	TUN_UINT, /* plain integer */

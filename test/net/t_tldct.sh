@@ -3,8 +3,9 @@
 # senders -> router (switch + tbf, 100 Mbit/s, 200 KB buffer, K = 30 KB) ->
 # receiver.  Task L (2 flows, s1) runs in a cgroup and is named by it; task
 # S (2 flows, s2) runs in the same cgroup but sets its id explicitly, starts
-# later and is small.  Shown: the task id crosses on the SYN and the
-# receiver's table holds both tasks with their flows; the senders take S_t
+# later and is small.  Shown: the task id crosses on the SYN (an explicit
+# id as its cgroup's wire id: bpf/tldct.h, "Tenants") and the receiver's
+# table holds both tasks with their flows; the senders take S_t
 # and n from the receiver's ACK option; an explicit id wins over the cgroup;
 # S, which has sent less, gets the larger share while both run; ECN keeps
 # the switch free of drops; the tables empty when the flows end.
@@ -67,10 +68,16 @@ t_s0=$(date +%s.%N)
 	"$CCLOAD" task list --json >"$TMP/tables-s1"
 ) &
 swait=$!
-# both of S's flows at the receiver (at once here; seconds under emulation)
+# S's wire id (what its SYNs carried: its cgroup's id for 4242), then both
+# of S's flows at the receiver (at once here; seconds under emulation)
+wire_s=''
 for ((t = 0; t < 50; t++)); do
+	if [ -z "$wire_s" ] && spid=$(descendant "$swait" tcpxfer); then
+		sfd=$(find "/proc/$spid/fd" -lname 'socket:*' -printf '%f\n' 2>/dev/null | head -1)
+		wire_s=$("$CCLOAD" task get "$spid" "$sfd" 2>/dev/null | sed -n 's/.* sent as \([0-9]*\).*/\1/p')
+	fi
 	"$CCLOAD" task list --json >"$TMP/tables-mid"
-	jq -e --argjson s $TASK_S '[.[] | select(.side == "receiver" and .task == $s and .flows == 2)]
+	[ -n "$wire_s" ] && jq -e --argjson s "$wire_s" '[.[] | select(.side == "receiver" and .task == $s and .flows == 2)]
 		| length == 1' "$TMP/tables-mid" >/dev/null && break
 	sleep 0.1
 done
@@ -95,10 +102,12 @@ jq -c '.[]' "$TMP/tables-mid" | sed 's/^/    /'
 rx() { jq --argjson t "$2" '[.[] | select(.side == "receiver" and .task == $t)][0]' "$1"; }
 check "receiver table: task L (the cgroup's id) with its 2 flows" \
 	jq -e '.flows == 2' <<<"$(rx "$TMP/tables-mid" "$TASK_L")"
-check "receiver table: task S (explicit id, wins over the cgroup) with its 2 flows" \
-	jq -e '.flows == 2' <<<"$(rx "$TMP/tables-mid" $TASK_S)"
+check "receiver table: task S (explicit id, wins over the cgroup; wire id ${wire_s:-unknown}) with its 2 flows" \
+	jq -e '.flows == 2' <<<"$(rx "$TMP/tables-mid" "${wire_s:-null}")"
+check "sender table: task S in the cgroup with its 2 flows" jq -e --argjson s $TASK_S --argjson c "$TASK_L" \
+	'[.[] | select(.side == "sender" and .task == $s and .cgroup == $c and .flows == 2)] | length == 1' "$TMP/tables-mid"
 check "S's sender holds the receiver's view of its task (n = 2)" \
-	grep -q "task $TASK_S (set explicitly), receiver reports S_t [0-9]* bytes, n 2" "$TMP/sget"
+	grep -q "task $TASK_S (set explicitly) in cgroup $TASK_L, sent as $wire_s, receiver reports S_t [0-9]* bytes, n 2" "$TMP/sget"
 sed 's/^/    /' "$TMP/sget"
 
 echo "the option exchange (counter deltas)"
@@ -133,11 +142,13 @@ echo "after the flows"
 sleep 0.5
 "$CCLOAD" task list --json >"$TMP/tables-end"
 check "receiver table: no entry left for L or S" \
-	jq -e --argjson l "$TASK_L" --argjson s $TASK_S '[.[] | select(.task == $l or .task == $s)] | length == 0' "$TMP/tables-end"
+	jq -e --argjson l "$TASK_L" --argjson s $TASK_S --argjson w "${wire_s:-null}" \
+	'[.[] | select(.task == $l or .task == $s or .task == $w)] | length == 0' "$TMP/tables-end"
 
 echo "one task id from two senders"
 # The receiver scopes its entries by the sender's address: the same id
 # from s1 and from s2 is two tasks there, one flow each, never one of two.
+# (Both senders are in this script's cgroup: their SYNs carry one wire id.)
 TASK_X=7777
 topo_bg d "$TCPXFER" server -C bpf_tldct -p 5802 -n 2 >/dev/null
 sleep 0.3
@@ -146,14 +157,16 @@ for n in s1 s2; do
 	topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p 5802 -C bpf_tldct -T $TASK_X -t 2 >"$TMP/X-$n" &
 	xpids+=($!)
 done
+# the receiver's entries of the two senders (L's and S's have gone)
+rx_x='[.[] | select(.side == "receiver" and (.peer == $a or .peer == $b))]'
 for ((t = 0; t < 50; t++)); do
 	"$CCLOAD" task list --json >"$TMP/tables-x"
-	jq -e --argjson x $TASK_X '[.[] | select(.side == "receiver" and .task == $x)] | length == 2' \
-		"$TMP/tables-x" >/dev/null && break
+	jq -e --arg a "$IP_S1" --arg b "$IP_S2" "$rx_x | length == 2" "$TMP/tables-x" >/dev/null && break
 	sleep 0.1
 done
 wait "${xpids[@]}"
-jq -c --argjson x $TASK_X '.[] | select(.task == $x)' "$TMP/tables-x" | sed 's/^/    /'
-check "receiver: an entry per sender, one flow each" jq -e --argjson x $TASK_X --arg a "$IP_S1" --arg b "$IP_S2" \
-	'[.[] | select(.side == "receiver" and .task == $x)] | (map(.peer) | sort) == ([$a, $b] | sort) and all(.flows == 1)' \
+jq -c --arg a "$IP_S1" --arg b "$IP_S2" --argjson x $TASK_X "${rx_x}[], (.[] | select(.side == \"sender\" and .task == \$x))" \
+	"$TMP/tables-x" | sed 's/^/    /'
+check "receiver: an entry per sender, one flow each, one id" jq -e --arg a "$IP_S1" --arg b "$IP_S2" \
+	"$rx_x"' | (map(.peer) | sort) == ([$a, $b] | sort) and all(.flows == 1) and (map(.task) | unique | length == 1)' \
 	"$TMP/tables-x"

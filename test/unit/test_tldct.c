@@ -165,3 +165,71 @@ Test(tldct_peer_take, budget_per_second)
 	cr_assert_eq(tldct_peer_take(&p, 0, 1), 1, "time 0 is a window too");
 	cr_assert_eq(tldct_peer_take(&p, 1, 1), 0);
 }
+
+/* The reference SipHash-2-4 vectors (key 00..0f, message 00 01 02 ...):
+ * the empty message and the 16-byte one, as the reference implementation
+ * and OpenSSL's SIPHASH give them. */
+static const __u64 SIP_KEY[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
+
+Test(tldct_siphash, reference_vectors)
+{
+	const __u64 m[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
+
+	cr_assert_eq(tldct_siphash(SIP_KEY, m, 0), 0x726fdb47dd0e0e31ULL);
+	cr_assert_eq(tldct_siphash(SIP_KEY, m, 2), 0x3f2acc7f57c29bdbULL);
+}
+
+/* A socket's default task (the id named is its cgroup's) carries the
+ * cgroup id as it is; no task carries 0. */
+Test(tldct_wire_id, the_cgroups_own_task_carries_its_id)
+{
+	cr_assert_eq(tldct_wire_id(SIP_KEY, 4711, 4711), 4711);
+	cr_assert_eq(tldct_wire_id(SIP_KEY, 1, 1), 1, "the root cgroup");
+	cr_assert_eq(tldct_wire_id(SIP_KEY, 4711, 0), 0, "no task");
+}
+
+/* Any other id carries 52 bits of a keyed hash with bit 52 set: never a
+ * cgroup's own id (so never another cgroup's default task), never 0, below
+ * 2^53 (exact in JSON), and the same id named in two cgroups carries two
+ * values. */
+Test(tldct_wire_id, a_named_id_is_scoped_by_its_cgroup)
+{
+	__u64 a = tldct_wire_id(SIP_KEY, 100, 4242), b = tldct_wire_id(SIP_KEY, 200, 4242);
+	const __u64 m[2] = { 100, 4242 };
+
+	cr_assert(a & TLDCT_WIRE_NAMED);
+	cr_assert(b & TLDCT_WIRE_NAMED);
+	cr_assert_lt(a, 1ULL << 53);
+	cr_assert_lt(b, 1ULL << 53);
+	cr_assert_neq(a, b, "one id in two cgroups");
+	cr_assert_eq(a, (tldct_siphash(SIP_KEY, m, 2) & ((1ULL << 52) - 1)) | (1ULL << 52));
+	cr_assert_eq(a, tldct_wire_id(SIP_KEY, 100, 4242), "the same for every socket");
+	/* a cgroup naming another's id gets neither that cgroup's default
+	 * task nor that id */
+	cr_assert_neq(tldct_wire_id(SIP_KEY, 100, 200), 200);
+	cr_assert_neq(tldct_wire_id(SIP_KEY, 100, 200), tldct_wire_id(SIP_KEY, 200, 200));
+}
+
+Test(tldct_wire_id, depends_on_the_key)
+{
+	const __u64 other[2] = { SIP_KEY[0], SIP_KEY[1] ^ 1 };
+
+	cr_assert_neq(tldct_wire_id(SIP_KEY, 100, 4242), tldct_wire_id(other, 100, 4242));
+}
+
+/* No collision among the ids of a few cgroups: each (cgroup, id) carries
+ * a value of its own (4096 values of 52 bits: a collision here would be a
+ * bug, not chance). */
+Test(tldct_wire_id, distinct_over_a_grid)
+{
+	static __u64 seen[64 * 64];
+	__u64 cg, id;
+	int n = 0, i, j;
+
+	for (cg = 1; cg <= 64; cg++)
+		for (id = 1; id <= 64; id++)
+			seen[n++] = tldct_wire_id(SIP_KEY, cg * 1000, id);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			cr_assert_neq(seen[i], seen[j], "%d and %d", i, j);
+}
