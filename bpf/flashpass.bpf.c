@@ -22,21 +22,19 @@
  * with nothing in flight and no credit waits at a window of 0.
  *
  * A flow that gets no credit over fallback_rtts RTTs of time with data to
- * send, summed over its busy stretches and counted from its first
+ * send, summed over its busy stretches and counted afresh from its first
  * emulation packet (no receiver or path role: no credits come back; 8
- * times as long once credits have come, or while no emulation packet has
- * left), or whose ledger is gone, runs as Reno from then on, counted in
- * stats.
+ * times as long once credits have come), or whose ledger is gone, runs as
+ * Reno from then on, counted in stats.
  *
  * The arithmetic is in flashpass.h (unit-tested on the host).
  */
 #include "flashpass.bpf.h"
 
-#define FP_TAKE_MAX    256	  /* credits taken per ACK at most */
-#define FP_PACE_WIN_NS 4000000ULL /* the shortest window of the pacing rate */
-#define FP_CREDIT_WAIT_X \
-	8		/* the fallback wait in the credit phase, or with no emulation: 8 times */
-#define FP_PACE_FIRST 8 /* credits for a flow's first pacing estimate */
+#define FP_TAKE_MAX	 256	    /* credits taken per ACK at most */
+#define FP_PACE_WIN_NS	 4000000ULL /* the shortest window of the pacing rate */
+#define FP_CREDIT_WAIT_X 8	    /* the fallback wait in the credit phase: 8 times longer */
+#define FP_PACE_FIRST	 8	    /* credits for a flow's first pacing estimate */
 
 char _license[] SEC("license") = "GPL";
 
@@ -120,8 +118,8 @@ static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 	return l;
 }
 
-/* What TCP would take from the peer now, for the ingress to judge an ACK
- * by (fp_ack_plausible()): the socket's own sequence state. */
+/* The socket's own sequence state, for the ingress to judge an ACK by
+ * (fp_ack_plausible()). */
 static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledger *l)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
@@ -129,7 +127,6 @@ static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledge
 	l->snd_una = tp->snd_una;
 	l->snd_nxt = tp->snd_nxt;
 	l->rcv_nxt = tp->rcv_nxt;
-	l->rcv_wnd = tp->rcv_wnd;
 }
 
 /* The pacer's emulation rate for the flow, packets/s (0: none yet). */
@@ -212,6 +209,7 @@ void BPF_PROG(fp_init, struct sock *sk)
 	ca->secret = bpf_get_prandom_u32();
 	l->secret = ca->secret;
 	fp_ledger_seq(sk, l);
+	l->seq_out = tcp_sk(sk)->snd_nxt; /* the egress's from here on */
 	l->start_ns = now;
 	l->phase = FP_PHASE_PRECREDIT;
 	ca->phase = FP_PHASE_PRECREDIT;
@@ -384,18 +382,17 @@ static __always_inline int fp_wait_credits(struct sock *sk, struct fp_ca *ca, st
 		ca->last_recv = recv;
 		ca->starved_ns = 0;
 	} else if (ca->phase == FP_PHASE_PRECREDIT && first > ca->counted_ns) {
-		/* Before a first credit the wait starts when the flow's first
-		 * emulation packet left (the sender's egress notes it): the
-		 * time the pacer took to take the flow up (its scan, a stall
-		 * of the machine) is not the path's. */
+		/* Before a first credit the wait starts again when the flow's
+		 * first emulation packet left (the sender's egress notes it):
+		 * the time the pacer took to take the flow up (its scan, a
+		 * stall of the machine) is not the path's, if it took it up
+		 * within the wait.  A flow no pacer takes up falls back as
+		 * before. */
 		ca->starved_ns = busy && now > first ? now - first : 0;
 	} else if (busy) {
 		ca->starved_ns += now - ca->counted_ns;
 	}
 	ca->counted_ns = now;
-	/* a flow no pacer takes up falls back all the same, later */
-	if (ca->phase == FP_PHASE_PRECREDIT && !first)
-		return ca->starved_ns <= FP_CREDIT_WAIT_X * fp_credit_wait(ca, rtt);
 	return ca->starved_ns <= fp_credit_wait(ca, rtt);
 }
 

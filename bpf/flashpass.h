@@ -110,19 +110,28 @@ static inline int fp_before(__u32 a, __u32 b)
 }
 
 /*
- * Would TCP take a pure ACK with @seq and @ack (host order) from the
- * flow's peer, by what the flow's own side saw last: an ack of what the
- * socket sent, from @una to @nxt, and a seq from @rcv_nxt to a receive
- * window @rcv_wnd past it (an ACK that lags or leads by more is one TCP
- * drops).  Only such an ACK becomes the flow's kept ACK: a forged one
- * with other numbers would make every later credit an ACK that TCP
+ * Would TCP take a pure ACK acknowledging @ack (host order) from the
+ * flow's peer: an ack of what the socket sent, from @una to @nxt.  Only
+ * such an ACK becomes the flow's kept ACK: one acknowledging more (forged:
+ * anyone who guesses the ports can send it, and the ingress sees it before
+ * TCP has checked anything) would make every later credit an ACK that TCP
  * discards, and the genuine ACKs, older than it, would never replace it.
+ * Its other fields need no check: the next genuine ACK acknowledges at
+ * least as much and replaces it.
  */
-static inline int fp_ack_plausible(__u32 seq, __u32 ack, __u32 una, __u32 nxt, __u32 rcv_nxt,
-				   __u32 rcv_wnd)
+static inline int fp_ack_plausible(__u32 ack, __u32 una, __u32 nxt)
 {
-	return !fp_before(ack, una) && !fp_before(nxt, ack) && !fp_before(seq, rcv_nxt) &&
-	       !fp_before(rcv_nxt + rcv_wnd, seq);
+	return !fp_before(ack, una) && !fp_before(nxt, ack);
+}
+
+/*
+ * The end of what the socket has sent: the CC's @snd_nxt at the last ACK,
+ * or the egress's @seq_out since, if that lies ahead of it by less than
+ * 2^30 (it starts at snd_nxt when the ledger is made, and only grows).
+ */
+static inline __u32 fp_sent_end(__u32 snd_nxt, __u32 seq_out)
+{
+	return fp_before(snd_nxt, seq_out) && seq_out - snd_nxt < (1U << 30) ? seq_out : snd_nxt;
 }
 
 /* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
@@ -216,9 +225,9 @@ static inline enum fp_replay fp_replay_check_n(struct fp_replay_win *w, __u32 se
 		w->seen = (__u32)(seen | claim);
 		return FP_REPLAY_NEW;
 	}
-	if (-d + n > FP_REPLAY_WIN) /* reaches below the window */
+	if (0U - (__u32)d + n > FP_REPLAY_WIN) /* reaches below the window */
 		return FP_REPLAY_OLD;
-	claim <<= -d;
+	claim <<= 0U - (__u32)d;
 	if (w->seen & claim)
 		return FP_REPLAY_DUP;
 	w->seen |= (__u32)claim;
@@ -662,11 +671,12 @@ struct fp_ledger {
 	__u32 sack_ok; /* the flow negotiated SACK: credit_ack may run */
 	__u32 pad;
 	__u64 netns; /* the network namespace of the socket that owns it (its cookie) */
-	/* at each ACK, what TCP would take from the peer (fp_ack_plausible()) */
+	/* at each ACK: what the socket sent and had acknowledged
+	 * (fp_ack_plausible()), and the peer's next sequence number */
 	__u32 snd_una;
 	__u32 snd_nxt;
 	__u32 rcv_nxt;
-	__u32 rcv_wnd;
+	__u32 pad4;
 	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;

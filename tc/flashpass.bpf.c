@@ -263,16 +263,14 @@ static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k,
 
 /*
  * Keep @p, an ACK of a flow with a ledger, as the flow's last pure ACK
- * (credit_ack): one that carries no data and no SYN, FIN or RST, whose
- * numbers TCP would take (fp_ack_plausible(): the ingress runs before
- * TCP has checked anything, and anyone who can guess the ports can send
- * a packet "from the peer"), and that does not acknowledge less than the
- * one kept.  An ingress on another CPU writing the same ledger's ACK now
+ * (credit_ack): one that carries no data and no SYN, FIN or RST, that
+ * acknowledges only what the socket sent (fp_ack_plausible()), and not
+ * less than the one kept.  An ingress on another CPU writing the same ledger's ACK now
  * wins; this one is left out.
  */
 static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
-	__u32 hdr = p->l4_off - p->l3_off + p->th.doff * 4, v, nxt;
+	__u32 hdr = p->l4_off - p->l3_off + p->th.doff * 4, v;
 	struct fp_ack_tpl *a;
 	struct fp_ledger *l;
 	struct fp_key k;
@@ -286,14 +284,11 @@ static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l)
 		return;
-	nxt = l->snd_nxt;
-	if (fp_before(nxt, l->seq_out))
-		nxt = l->seq_out;
 	/* older than what TCP has: reordered on the way, never kept */
 	if (fp_before(bpf_ntohl(p->th.ack_seq), l->snd_una))
 		return;
-	if (!fp_ack_plausible(bpf_ntohl(p->th.seq), bpf_ntohl(p->th.ack_seq), l->snd_una, nxt,
-			      l->rcv_nxt, l->rcv_wnd)) {
+	if (!fp_ack_plausible(bpf_ntohl(p->th.ack_seq), l->snd_una,
+			      fp_sent_end(l->snd_nxt, l->seq_out))) {
 		ccs_stat_inc(FP_STAT_ACK_IMPLAUSIBLE);
 		return;
 	}
@@ -622,7 +617,7 @@ int fp_sender_out(struct __sk_buff *skb)
 	/* what it sends is what its peer's ACKs may acknowledge (one writer:
 	 * this flow's frames leave one at a time) */
 	end = bpf_ntohl(p.th.seq) + (p.l3_len - hdr);
-	if (fp_before(l->seq_out, end) || !l->seq_out)
+	if (fp_before(l->seq_out, end))
 		l->seq_out = end;
 	/* The CC let this frame out under usable credits, or without them
 	 * (pre-credit data, a probe of a flow out of credit): scheduled only
