@@ -46,11 +46,11 @@ static const struct cli fp_cli = {
 		"                         [--non-restricted] [--jitter PCT] [--release-expiry TIME]\n"
 		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
-	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
-		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
-		 "that has its source address).  It attaches bpf_flashpass (with --set)\n"
-		 "when it is not attached, and the --tc roles; on exit it removes what it\n"
-		 "attached and prints its CPU cost per emulation packet.\n"
+	.about = "run: the emulation pacer, in the foreground until SIGINT, SIGTERM, SIGHUP or\n"
+		 "SIGQUIT, sending from the senders' namespaces (-n, one per sender; a flow\n"
+		 "leaves from the one that has its source address).  It attaches bpf_flashpass\n"
+		 "(with --set) when it is not attached, and the --tc roles; on exit it removes\n"
+		 "what it attached and prints its CPU cost per emulation packet.\n"
 		 "flows: every flow's credit ledger and the pacer's view of it.",
 	.opts =
 		(const struct cli_opt[]){
@@ -107,6 +107,14 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
+
+/*
+ * The signals that stop run, each as SIGTERM does: the pacer stops and
+ * what run attached is removed.  SIGHUP (its terminal gone) and SIGQUIT
+ * would otherwise end it where it stands, its registration, roles and
+ * pins left behind for a later detach.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static const char *phase_name(uint32_t ph)
 {
@@ -244,8 +252,8 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 
 	if (attach_env_check())
 		return 1;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 	if (!cc_registered(FP_NAME)) {
 		if (algo_attach(ao))
 			return 1;
@@ -270,7 +278,7 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
 	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
 	       "gaps jittered %u %%); "
-	       "SIGINT or SIGTERM stops it\n",
+	       "SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
 	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
 	       po->rc.w_min, po->rc.w_max, po->rc.start, po->rc.settle ? "settle" : "no settle",

@@ -47,6 +47,7 @@
 #   topo_flashpass_run LOG "SENDERS" "RECEIVERS" [ccload args]   the pacer, its
 #                                      roles on every port of those hosts
 #   topo_flashpass_stop                SIGTERM to it; its exit status
+#   topo_flashpass_signal SIGNAL       the same with SIGNAL
 # Topologies (each sets IP_<host> for every host and BN_NS/BN_DEV; BN_LIST
 # holds every bottleneck as ns:dev):
 #   topo_dumbbell N RATE BUFFER K [DELAYS [ACCESS]]  s1..sN -> r -> d; DELAYS and
@@ -663,10 +664,12 @@ topo_flashpass_run() {
 	return 1
 }
 
-topo_flashpass_stop() {
+topo_flashpass_stop() { topo_flashpass_signal TERM; }
+
+topo_flashpass_signal() {
 	local pid=$TOPO_FP_PID rc i
 	[ -n "$pid" ] || return 0
-	kill -TERM "$pid" 2>/dev/null
+	kill -"$1" "$pid" 2>/dev/null
 	wait "$pid"
 	rc=$?
 	TOPO_FP_PID=
