@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -34,6 +35,9 @@
 #define FP_NAME	  "bpf_flashpass"
 #define MAX_SETS  16
 #define MAX_ROLES (2 * PACER_MAX_NETNS + 8) /* two per sender, and the others */
+
+/* one pacer at a time (pacer_lock()) */
+#define PACER_LOCK RUN_DIR "/flashpass-pacer.lock"
 
 enum { FP_RUN, FP_FLOWS };
 
@@ -195,6 +199,56 @@ static int flows(int json)
 	return 0;
 }
 
+/*
+ * One pacer on the host: bpf_flashpass's ledgers are one map for every
+ * namespace, and a second pacer would send every flow's emulation
+ * packets again (twice its rate into the emulation queue, every credit
+ * counted against the other's sequence numbers) and overwrite the first
+ * one's view (fp_emu).  The lock is taken before anything is attached,
+ * so a second pacer touches nothing, and it lasts until the process and
+ * its worker (pacer.c) have exited: the kernel releases it then, however
+ * they end.  The file holds the holder's PID for the refusal to name.
+ * Returns the locked descriptor, kept open, or < 0 after a message.
+ */
+static int pacer_lock(void)
+{
+	char pid[24] = "";
+	ssize_t n;
+	int fd, err = mkdir_p(RUN_DIR);
+
+	if (err) {
+		pr_warn("flashpass run: cannot make %s: %s\n", RUN_DIR, strerror(-err));
+		return err;
+	}
+	fd = open(PACER_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		pr_warn("flashpass run: cannot open %s: %s\n", PACER_LOCK, strerror(errno));
+		return err;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		if (err != -EWOULDBLOCK) {
+			pr_warn("flashpass run: cannot lock %s: %s\n", PACER_LOCK, strerror(-err));
+		} else {
+			/* written by the holder just after it locked: empty at worst */
+			n = pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			pr_warn("flashpass run: another pacer is running (PID %s, holding %s): "
+				"one per host\n",
+				pid[0] ? pid : "unknown", PACER_LOCK);
+		}
+		close(fd);
+		return err;
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n)
+		pr_warn("flashpass run: cannot write its PID to %s: %s\n", PACER_LOCK,
+			strerror(errno));
+	return fd;
+}
+
 /* What run attached, to remove at its end. */
 struct run_state {
 	bool attached; /* the algorithm itself */
@@ -250,10 +304,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	struct sigaction sa = { .sa_handler = on_signal };
 	int err;
 
-	if (attach_env_check())
-		return 1;
 	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, NULL);
+	/* first: a second pacer neither waits for the host's lock nor attaches */
+	if (pacer_lock() < 0 || attach_env_check())
+		return 1;
 	if (!cc_registered(FP_NAME)) {
 		if (algo_attach(ao))
 			return 1;
