@@ -118,7 +118,7 @@ static void on_signal(int sig)
  * would otherwise end it where it stands, its registration, roles and
  * pins left behind for a later detach.
  */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int stop_signals[] = PACER_STOP_SIGNALS;
 
 static const char *phase_name(uint32_t ph)
 {

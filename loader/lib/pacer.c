@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <grp.h>
 #include <stddef.h>
 #include <sched.h>
 #include <ifaddrs.h>
@@ -18,11 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <linux/capability.h>
 #include <linux/pkt_sched.h>
 
 #include "pacer.h"
@@ -990,14 +996,21 @@ static void pacer_turn(struct pacer *p)
 	}
 }
 
-static void pacer_free(struct pacer *p)
+/* The raw sockets: the worker's alone once it runs. */
+static void psocks_close(struct pacer *p)
 {
 	for (size_t i = 0; i < p->n_socks; i++) {
 		if (p->socks[i].fd >= 0)
 			close(p->socks[i].fd);
 		if (p->socks[i].fd6 >= 0)
 			close(p->socks[i].fd6);
+		p->socks[i].fd = p->socks[i].fd6 = -1;
 	}
+}
+
+static void pacer_free(struct pacer *p)
+{
+	psocks_close(p);
 	if (p->fd_ledgers >= 0)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)
@@ -1008,27 +1021,211 @@ static void pacer_free(struct pacer *p)
 	free(p);
 }
 
+/* The worker's user and group once set up: the kernel's overflow ID
+ * (nobody and nogroup on Debian), no account's files. */
+#define PACER_UID 65534
+
+static int caps_get(uint64_t *eff, uint64_t *prm)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { 0 };
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	*eff = d[0].effective | (uint64_t)d[1].effective << 32;
+	*prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	return 0;
+}
+
+/* Effective @eff and permitted @prm; none inheritable. */
+static int caps_set(uint64_t eff, uint64_t prm)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { 0 };
+
+	d[0].effective = (uint32_t)eff;
+	d[1].effective = (uint32_t)(eff >> 32);
+	d[0].permitted = (uint32_t)prm;
+	d[1].permitted = (uint32_t)(prm >> 32);
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+static int drop_failed(const char *what, int err)
+{
+	pr_warn("pacer: cannot drop its privileges (%s: %s): it does not run privileged\n", what,
+		strerror(-err));
+	return err;
+}
+
+/*
+ * After set-up the worker needs no privilege: its raw sockets and map
+ * descriptors are open, and the kernel checks those when they are
+ * opened (a raw socket's CAP_NET_RAW, a pin's mode), not at each send
+ * or lookup.  It keeps CAP_BPF only where bpf() refuses every command
+ * without it (older kernels with unprivileged BPF off; newer ones refuse
+ * only the making of maps and programs), which a ledger read with no
+ * effective capability shows.  Then: every other
+ * capability gone from every set and from the bounding set, uid and
+ * gid nobody (uid 0 without capabilities still owns root's files, the
+ * bpffs pins of every algorithm among them), no privilege from an exec
+ * (no_new_privs).  The worker reads what sockets of any namespace write
+ * into the ledgers; a fault there cannot act as root.  Its parent keeps
+ * root's privileges to remove what run attached, and does nothing else.
+ */
+static int pacer_drop(const struct pacer *p, pid_t parent)
+{
+	uint64_t eff, prm, keep = 0;
+	struct fp_key k;
+	int c, err;
+
+	if ((err = caps_get(&eff, &prm)) || (err = caps_set(0, prm)))
+		return drop_failed("capset", err);
+	if (bpf_map_get_next_key(p->fd_ledgers, NULL, &k) && errno == EPERM)
+		keep = 1ULL << CAP_BPF;
+	if ((err = caps_set(prm, prm)))
+		return drop_failed("capset", err);
+	for (c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
+		if (!(keep >> c & 1) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0))
+			return drop_failed("PR_CAPBSET_DROP", -errno);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+		return drop_failed("PR_CAP_AMBIENT", -errno);
+	/* a change of uid empties the permitted set, unless told to keep it */
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return drop_failed("PR_SET_KEEPCAPS", -errno);
+	if (setgroups(0, NULL) || setresgid(PACER_UID, PACER_UID, PACER_UID) ||
+	    setresuid(PACER_UID, PACER_UID, PACER_UID))
+		return drop_failed("setresuid", -errno);
+	if ((err = caps_set(keep, keep)))
+		return drop_failed("capset", err);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return drop_failed("PR_SET_NO_NEW_PRIVS", -errno);
+	/* after the change of credentials, which clears it: a worker whose
+	 * parent died (SIGKILL) stops rather than pace on unsupervised */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0))
+		return drop_failed("PR_SET_PDEATHSIG", -errno);
+	if (getppid() != parent)
+		return drop_failed("its parent", -ESRCH);
+	if ((err = caps_get(&eff, &prm)) || eff != keep || prm != keep)
+		return drop_failed("capabilities left", err ? err : -EPERM);
+	return 0;
+}
+
+/* The worker: set its priority, drop its privileges, pace until *@stop;
+ * its report in @p's (shared) one. */
+static int pacer_work(struct pacer *p, volatile sig_atomic_t *stop, pid_t parent)
+{
+	struct pacer_report *r = p->r;
+	uint64_t t0 = mono_ns();
+	double cpu0 = cpu_seconds();
+	int err;
+
+	p->sec_start = t0;
+	if (p->o->rt_priority)
+		set_rt_priority(p->o->rt_priority);
+	err = pacer_drop(p, parent);
+	while (!err && !*stop)
+		pacer_turn(p);
+	/* the pacer's view goes with it */
+	for (size_t i = 0; i < p->n; i++)
+		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+	r->wall_s = (double)(mono_ns() - t0) / 1e9;
+	r->cpu_s = cpu_seconds() - cpu0;
+	return err;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/* What is left of the view of a worker that did not end as it should:
+ * one pacer runs on the host (ccload's lock), so all of it is its. */
+static void view_clear(struct pacer *p)
+{
+	struct fp_key k;
+
+	while (!bpf_map_get_next_key(p->fd_emu, NULL, &k))
+		if (bpf_map_delete_elem(p->fd_emu, &k))
+			break;
+}
+
+/*
+ * The worker runs in a child process; this one waits for it, passes a
+ * stop on as SIGTERM, and returns its status.  The stop signals and
+ * SIGCHLD are blocked but while it sleeps in sigsuspend(), so that none
+ * comes between the check of *@stop and the sleep.
+ */
+static int pacer_supervise(struct pacer *p, volatile sig_atomic_t *stop)
+{
+	static const int sigs[] = PACER_STOP_SIGNALS;
+	struct sigaction chld = { .sa_handler = on_child }, old_chld;
+	sigset_t block, old, wait_mask;
+	pid_t parent = getpid(), pid, w;
+	int status = 0, killed = 0, err = 0;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigaddset(&block, SIGCHLD);
+	sigaction(SIGCHLD, &chld, &old_chld);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
+		_exit(pacer_work(p, stop, parent) ? 1 : 0);
+	}
+	if (pid < 0) {
+		err = -errno;
+		pr_warn("pacer: cannot start its worker: %s\n", strerror(errno));
+	} else {
+		psocks_close(p);
+		wait_mask = old;
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigdelset(&wait_mask, sigs[i]);
+		sigdelset(&wait_mask, SIGCHLD);
+		while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+			if (*stop && !killed)
+				killed = !kill(pid, SIGTERM);
+			sigsuspend(&wait_mask);
+		}
+		if (w < 0) {
+			err = -errno;
+		} else if (WIFSIGNALED(status)) {
+			pr_warn("pacer: its worker died of signal %d\n", WTERMSIG(status));
+			err = -EINTR;
+		} else if (WEXITSTATUS(status)) {
+			err = -EIO;
+		}
+		if (err)
+			view_clear(p);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	return err;
+}
+
 int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r)
 {
 	struct pacer *p = calloc(1, sizeof(*p));
-	uint64_t t0 = mono_ns();
-	double cpu0 = cpu_seconds();
+	struct pacer_report *shared;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (!p)
 		return -ENOMEM;
-	p->sec_start = t0;
-	err = pacer_init(p, o, r);
-	if (!err && o->rt_priority)
-		set_rt_priority(o->rt_priority);
-	while (!err && !*stop)
-		pacer_turn(p);
-	/* the pacer's view goes with it */
-	for (size_t i = 0; p->fd_emu >= 0 && i < p->n; i++)
-		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
-	r->wall_s = (double)(mono_ns() - t0) / 1e9;
-	r->cpu_s = cpu_seconds() - cpu0;
+	/* the worker's report, where this process reads it */
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		      0);
+	if (shared == MAP_FAILED) {
+		free(p);
+		return -ENOMEM;
+	}
+	err = pacer_init(p, o, shared);
+	if (!err)
+		err = pacer_supervise(p, stop);
+	*r = *shared;
+	munmap(shared, sizeof(*shared));
 	pacer_free(p);
 	return err;
 }

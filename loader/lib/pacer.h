@@ -75,8 +75,17 @@ struct pacer_report {
 	uint64_t release_full;
 };
 
+/* The signals whose handler sets pacer_run()'s *stop (the caller's):
+ * it blocks them while it waits for its worker. */
+#define PACER_STOP_SIGNALS                       \
+	{                                        \
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT \
+	}
+
 /* Run until *@stop; the ledgers are those pinned by bpf_flashpass's
- * attach.  0, or < 0 with a message printed. */
+ * attach.  The pacer proper runs in a child process without privileges
+ * (pacer.c, pacer_drop()); this one waits for it.  0, or < 0 with a
+ * message printed. */
 int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r);
 
 #endif

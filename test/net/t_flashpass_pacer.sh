@@ -6,6 +6,10 @@
 #                  what it attached (the CC, its roles, its pins) removed.
 #   one pacer      a second refuses to start, naming the first one's PID,
 #                  and attaches nothing; the first runs on.
+#   privileges     the worker that paces (a child of run) holds no
+#                  capability in any set (CAP_BPF where bpf() needs it),
+#                  runs as nobody with no_new_privs at its real-time
+#                  priority, and still paces; it stops when run is killed.
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit
@@ -24,6 +28,25 @@ read -r S2DEV _ <<<"$(topo_ports s2 | tr '\n' ' ')"
 # start_pacer "SENDERS" [RECEIVER [ccload args]]: the pacer from SENDERS'
 # namespaces, their roles, the receiver role on RECEIVER's port if given
 start_pacer() { topo_flashpass_run "$TMP/pacer.log" "$1" "${2:-}" --link-rate "$RATE" "${@:3}"; }
+
+# transfer PORT SECS HOST...: a bulk $CC transfer to d from each HOST at
+# once, in the background (PIDs in XFERS; reports in $TMP/client.HOST)
+transfer() {
+	local port=$1 secs=$2 n
+	shift 2
+	topo_bg d "$TCPXFER" server -C $CC -p "$port" -n $# >/dev/null
+	sleep 0.3
+	XFERS=()
+	for n in "$@"; do
+		topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p "$port" -C $CC -t "$secs" >"$TMP/client.$n" &
+		XFERS+=($!)
+	done
+}
+transfer_wait() { local pid; for pid in "${XFERS[@]}"; do wait "$pid"; done; }
+# ledger SRC PORT: the ledger (and the pacer's view) of SRC's flow to d:PORT
+ledger() { "$CCLOAD" -q flashpass flows --json | jq -c --arg ip "$1" --argjson p "$2" 'select(.src == $ip and .dport == $p)'; }
+# worker: the PID of the running pacer's worker, its child
+worker() { awk '{ print $1 }' "/proc/$TOPO_FP_PID/task/$TOPO_FP_PID/children" 2>/dev/null; }
 
 # nothing_left: what a pacer that attached everything removes when it stops
 nothing_left() {
@@ -70,3 +93,33 @@ check "$CC stays registered" cc_available $CC
 check "the first one stops cleanly" topo_flashpass_stop
 check "a pacer starts once the first has exited" start_pacer s1 d
 check "and stops cleanly" topo_flashpass_stop
+
+echo "privileges: the worker that paces holds none"
+check "ccload flashpass run starts" start_pacer s1 d
+W=$(worker)
+check "it paces in a child process (PID ${W:-none})" [ -n "$W" ]
+ST=/proc/${W:-0}/status
+# cap_set FIELD: the worker's capability set FIELD of its status, empty
+# but for CAP_BPF (bit 39) where the kernel wants it for map reads
+cap_set() { awk -v f="$1:" '$1 == f { print $2 }' "$ST"; }
+for f in CapEff CapPrm CapInh CapAmb CapBnd; do
+	check "its $f holds nothing ($(cap_set $f))" \
+		bash -c '[ "$1" = 0000000000000000 ] || [ "$1" = 0000008000000000 ]' _ "$(cap_set $f)"
+done
+check "it runs as nobody ($(grep -E '^(Uid|Gid):' "$ST" | tr -s '\t\n' '  '))" \
+	bash -c "grep -Eq '^Uid:\s+65534\s+65534\s+65534\s+65534$' '$ST' &&
+		grep -Eq '^Gid:\s+65534\s+65534\s+65534\s+65534$' '$ST' && grep -Eq '^Groups:\s*$' '$ST'"
+check "with no_new_privs" grep -Eq '^NoNewPrivs:\s+1$' "$ST"
+check "at its real-time priority ($(chrt -p "${W:-0}" 2>&1 | head -n1))" \
+	bash -c "chrt -p '${W:-0}' | grep -q SCHED_FIFO"
+transfer 5401 2 s1
+sleep 1
+l=$(ledger "$IP_S1" 5401)
+echo "    s1's ledger 1 s in: $l"
+check "and paces: s1's flow got emulation packets, and credits came back" \
+	jq -e '.emu_sent > 0 and .credits > 0' <<<"$l"
+transfer_wait
+check "killed, run takes its worker with it" \
+	bash -c "kill -KILL $TOPO_FP_PID; for i in \$(seq 50); do kill -0 '${W:-0}' 2>/dev/null || exit 0; sleep 0.1; done; exit 1"
+topo_flashpass_signal CONT # reaps it
+"$CCLOAD" -q detach $CC >/dev/null 2>&1
