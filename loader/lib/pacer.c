@@ -110,7 +110,8 @@ struct pflow {
 
 /* A sender namespace: its raw sockets and their addresses. */
 struct psock {
-	int fd, fd6; /* fd6 -1: no IPv6 here */
+	int fd, fd6;	/* fd6 -1: no IPv6 here */
+	uint64_t netns; /* its cookie, as a ledger names its socket's; 0: not known */
 	size_t n_addrs, n_addrs6;
 	__u32 addrs[PACER_ADDRS];
 	struct in6_addr addrs6[PACER_ADDRS];
@@ -203,13 +204,25 @@ static int psock_has(const struct psock *ps, const struct fp_key *k, int v6)
 	return 0;
 }
 
-/* The socket, of the flow's family, of the namespace that has @k's
- * source address; with one namespace (none named, or one), its socket. */
-static int fd_of(const struct pacer *p, const struct fp_key *k, int v6)
+/*
+ * The socket, of the flow's family, of the namespace we serve that holds
+ * the flow's socket (@netns, the ledger's cookie of it, where the kernel
+ * tells us ours) and has @k's source address; -1: none, and the flow
+ * gets no packet from us.  With one namespace too (none named, or one):
+ * a packet with a source address of another namespace, or of none (a
+ * socket bound with IP_FREEBIND), must not leave from ours, and two
+ * namespaces may hold the same address.
+ */
+static int fd_of(const struct pacer *p, const struct fp_key *k, int v6, uint64_t netns)
 {
-	for (size_t i = 0; i < p->n_socks; i++)
-		if (p->n_socks == 1 || psock_has(&p->socks[i], k, v6))
-			return v6 ? p->socks[i].fd6 : p->socks[i].fd;
+	for (size_t i = 0; i < p->n_socks; i++) {
+		const struct psock *ps = &p->socks[i];
+
+		if (ps->netns && ps->netns != netns)
+			continue;
+		if (psock_has(ps, k, v6))
+			return v6 ? ps->fd6 : ps->fd;
+	}
 	return -1;
 }
 
@@ -235,7 +248,7 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
-	f->fd = fd_of(p, k, f->v6);
+	f->fd = fd_of(p, k, f->v6, p->l.netns);
 	f->iv_start_ns = now;
 	f->rc.rate = fp_rc_start(&p->o->rc, p->r_max);
 	f->rc.w = p->o->rc.w_max;
@@ -774,28 +787,55 @@ static void send_batch(struct pacer *p, size_t n)
 /* The addresses of the namespace we are in, each family's in its list;
  * a link-local IPv6 one with its interface (the kernel's sin6_scope_id),
  * as a link-local flow's key names it. */
-static int psock_addrs(struct psock *ps)
+static int psock_addrs(struct psock *ps, const char *name)
 {
 	struct ifaddrs *ifa = NULL, *a;
+	int over = 0;
 
 	if (getifaddrs(&ifa))
 		return -errno;
 	for (a = ifa; a; a = a->ifa_next) {
 		const struct sockaddr *sa = a->ifa_addr;
 
-		if (sa && sa->sa_family == AF_INET && ps->n_addrs < PACER_ADDRS)
+		if (sa && sa->sa_family == AF_INET) {
+			if (ps->n_addrs == PACER_ADDRS) {
+				over = 1;
+				continue;
+			}
 			ps->addrs[ps->n_addrs++] =
 				((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
-		if (sa && sa->sa_family == AF_INET6 && ps->n_addrs6 < PACER_ADDRS) {
+		}
+		if (sa && sa->sa_family == AF_INET6) {
 			const struct sockaddr_in6 *s6 = (const void *)sa;
 
+			if (ps->n_addrs6 == PACER_ADDRS) {
+				over = 1;
+				continue;
+			}
 			ps->scope6[ps->n_addrs6] =
 				IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr) ? s6->sin6_scope_id : 0;
 			ps->addrs6[ps->n_addrs6++] = s6->sin6_addr;
 		}
 	}
 	freeifaddrs(ifa);
+	/* a flow is paced only from an address of its namespace's list */
+	if (over)
+		pr_warn("pacer: %s has more than %d addresses of a family: flows from the others "
+			"are not paced\n",
+			name ? name : "this namespace", PACER_ADDRS);
 	return 0;
+}
+
+/* The cookie of @fd's network namespace, 0 where the kernel does not
+ * tell (SO_NETNS_COOKIE: 5.14 on; then the addresses alone decide). */
+static uint64_t psock_netns(int fd)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len))
+		return 0;
+	return cookie;
 }
 
 /* An emulation packet probes the bottleneck's queue, so it should not
@@ -825,7 +865,7 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 		err = -errno;
 		pr_warn("pacer: no raw socket%s%s: %s\n", name ? " in " : "", name ? name : "",
 			strerror(errno));
-	} else if ((err = psock_addrs(ps))) {
+	} else if ((err = psock_addrs(ps, name))) {
 		pr_warn("pacer: cannot list the addresses%s%s: %s\n", name ? " of " : "",
 			name ? name : "", strerror(-err));
 	}
@@ -836,6 +876,7 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 			name ? " in " : "", name ? name : "", strerror(errno));
 	psock_prioritize(ps->fd);
 	psock_prioritize(ps->fd6);
+	ps->netns = psock_netns(ps->fd >= 0 ? ps->fd : ps->fd6);
 	netns_leave(back);
 	return err;
 }

@@ -21,7 +21,8 @@
 struct pacer_opts {
 	uint64_t link_bps; /* the sender's link: r_max = fp_emu_pps_max() */
 	/* The senders' namespaces: a flow's emulation packets leave from the
-	 * one that has its source address.  None: ours, for every flow. */
+	 * one that holds its socket and has its source address; a flow of
+	 * none of them gets none.  None named: ours. */
 	const char *netns[PACER_MAX_NETNS];
 	size_t n_netns;
 	uint16_t port;		  /* bpf_flashpass's port tunable */

@@ -10,6 +10,11 @@
 #                  capability in any set (CAP_BPF where bpf() needs it),
 #                  runs as nobody with no_new_privs at its real-time
 #                  priority, and still paces; it stops when run is killed.
+#   namespaces     it sends only for flows of the namespaces it serves
+#                  with their source address: with one -n (s1) none for
+#                  s2's flow, with none (the test's own namespace) none
+#                  for s1's, and with two none for a flow of a third
+#                  namespace that holds s1's address.
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit
@@ -21,6 +26,8 @@ topo_init
 trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 topo_flashpass_switch
 topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+topo_node x # connected to nothing: s1's address on its loopback
+ip -n "$(topo_ns x)" addr add "$IP_S1/32" dev lo
 S1=$(topo_ns s1) S2=$(topo_ns s2)
 read -r S1DEV _ <<<"$(topo_ports s1 | tr '\n' ' ')"
 read -r S2DEV _ <<<"$(topo_ports s2 | tr '\n' ' ')"
@@ -123,3 +130,44 @@ check "killed, run takes its worker with it" \
 	bash -c "kill -KILL $TOPO_FP_PID; for i in \$(seq 50); do kill -0 '${W:-0}' 2>/dev/null || exit 0; sleep 0.1; done; exit 1"
 topo_flashpass_signal CONT # reaps it
 "$CCLOAD" -q detach $CC >/dev/null 2>&1
+
+echo "namespaces: only flows of the namespaces served, from their own addresses"
+# emu_sent FILE SRC PORT: the pacer's emulation packets for that flow, as
+# flows --json listed it in FILE (0 for a flow it has no view of)
+emu_sent() { jq -s --arg ip "$2" --argjson p "$3" '[.[] | select(.src == $ip and .dport == $p)] | if length == 1 then .[0].emu_sent else "no ledger" end' "$1"; }
+# unserved: the pacer's count of flows from no namespace of its, at its stop
+unserved() { grep -o '[0-9]* flows from no namespace of ours' "$TMP/pacer.log" | awk '{ print $1 }'; }
+check "ccload flashpass run -n s1 starts" start_pacer s1 d
+transfer 5411 2 s1 s2
+sleep 1
+"$CCLOAD" -q flashpass flows --json >"$TMP/flows"
+transfer_wait
+check_range "one namespace: s1's flow got emulation packets" "$(emu_sent "$TMP/flows" "$IP_S1" 5411)" 1 1e9
+check_range "one namespace: s2's flow got none" "$(emu_sent "$TMP/flows" "$IP_S2" 5411)" 0 0
+check "the pacer stops cleanly" topo_flashpass_stop
+# (d's server sockets too, which send their reports)
+check_range "it counted s2's flow (and d's) as from no namespace of its" "$(unserved)" 1 1e9
+# no -n: the pacer serves the namespace it runs in (the test's), which
+# has no test address
+check "ccload flashpass run without -n starts" \
+	topo_flashpass_run "$TMP/pacer.log" "" d --link-rate "$RATE" \
+	--tc "flashpass-sender=$S1DEV@$S1" --tc "flashpass-credits=$S1DEV@$S1"
+transfer 5412 2 s1
+sleep 1
+"$CCLOAD" -q flashpass flows --json >"$TMP/flows"
+transfer_wait
+check_range "no namespace named: s1's flow got none" "$(emu_sent "$TMP/flows" "$IP_S1" 5412)" 0 0
+check "the pacer stops cleanly" topo_flashpass_stop
+check_range "it counted s1's flow (and d's) as from no namespace of its" "$(unserved)" 1 1e9
+# x holds s1's address: its flow to that address (over its loopback)
+# has s1's source address, and is not s1's
+check "ccload flashpass run -n s1 -n s2 starts" start_pacer "s1 s2" d
+topo_bg x "$TCPXFER" server -C $CC -p 5413 -n 1 >/dev/null
+sleep 0.3
+topo_exec x "$TCPXFER" client -c "$IP_S1" -p 5413 -C $CC -t 2 >"$TMP/client.x" &
+XFERS=($!)
+sleep 1
+"$CCLOAD" -q flashpass flows --json >"$TMP/flows"
+transfer_wait
+check_range "x's flow with s1's source address got none" "$(emu_sent "$TMP/flows" "$IP_S1" 5413)" 0 0
+check "the pacer stops cleanly" topo_flashpass_stop
