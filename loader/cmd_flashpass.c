@@ -330,14 +330,16 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 		return 1;
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
-	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
+	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow, "
+	       "%" PRIu64 " in all; "
 	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
 	       "gaps jittered %u %%); "
 	       "SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
-	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
-	       po->rc.w_min, po->rc.w_max, po->rc.start, po->rc.settle ? "settle" : "no settle",
-	       po->jitter_pct);
+	       (uint64_t)fp_emu_pps_max(po->link_bps),
+	       (uint64_t)fp_emu_pps_max(po->link_bps) * (po->n_netns ? po->n_netns : 1),
+	       po->rc.min_loss, po->rc.max_loss, po->rc.w_min, po->rc.w_max, po->rc.start,
+	       po->rc.settle ? "settle" : "no settle", po->jitter_pct);
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();
@@ -350,9 +352,9 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
 	printf("flashpass pacer: late by up to 100 us %" PRIu64 ", 1 ms %" PRIu64 ", more %" PRIu64
 	       " packets, at most %.3f ms; %.3f s skipped by flows"
-	       " over %.0f ms behind\n",
+	       " over %.0f ms behind; %" PRIu64 " held back by the rate cap\n",
 	       r.late[0], r.late[1], r.late[2], (double)r.late_max_ns / 1e6,
-	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
+	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6, r.capped);
 	if (po->release)
 		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
 		       " not sent (credit lost), %" PRIu64

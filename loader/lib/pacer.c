@@ -101,6 +101,7 @@ struct pflow {
 	int v6;	     /* an IPv6 flow (its addresses not v4-mapped) */
 	int fd;	     /* the raw socket it leaves by, -1: no namespace has its source */
 	int counted; /* in the report: it had data to send */
+	int held;    /* its packet due is held back by the rate cap (emu_ok()) */
 	/* release: when each emulation packet's credit becomes usable,
 	 * T + T_wait, oldest first (free-running counters) */
 	uint64_t t_wait_ns;
@@ -146,6 +147,8 @@ struct pacer {
 	uint64_t rnd;		/* xorshift64 state: the flows' phases and gaps */
 	uint64_t rel_free_ns;	/* release: the bucket's clock (release_ok()) */
 	uint64_t rel_peak_ns;	/* and the last one's + its catch-up gap */
+	uint64_t emu_cap;	/* emulation packets a second, all flows (emu_ok()) */
+	uint64_t emu_free_ns;	/* and their bucket's clock */
 };
 
 static size_t key_hash(const struct fp_key *k)
@@ -693,6 +696,30 @@ static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t no
 	return 1;
 }
 
+/*
+ * The pacer's emulation packets, all flows' together, leave at emu_cap
+ * a second at most, the sum of its links' r_max (one a namespace it
+ * serves), from a bucket of PACER_EMU_DEPTH a link, the emulation
+ * queue's depth.  A flow's rate is at most r_max, but flows are many: a
+ * process that opens a thousand of them would otherwise have the pacer
+ * send a thousand links' worth.  Beyond the cap the flows due take
+ * turns (fill_batch()), late, and skip ahead as any late flow does.
+ */
+#define PACER_EMU_DEPTH 8
+
+static int emu_ok(const struct pacer *p, uint64_t now)
+{
+	return p->emu_free_ns <= now;
+}
+
+static void emu_spent(struct pacer *p, uint64_t now)
+{
+	uint64_t gap = NSEC_PER_SEC / p->emu_cap, depth = PACER_EMU_DEPTH * p->n_socks * gap;
+	uint64_t floor = now > depth ? now - depth : 0;
+
+	p->emu_free_ns = (p->emu_free_ns > floor ? p->emu_free_ns : floor) + gap;
+}
+
 static void count_late(struct pacer_report *r, uint64_t late_ns)
 {
 	r->late[late_ns <= 100000 ? 0 : late_ns <= 1000000 ? 1 : 2]++;
@@ -740,8 +767,15 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			if (f->next_ns > now)
 				continue;
+			if (!emu_ok(p, now)) {
+				f->held = 1;
+				continue;
+			}
 			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
+			emu_spent(p, now);
+			p->r->capped += f->held;
+			f->held = 0;
 			f->next_ns +=
 				fp_gap_jitter(flow_gap_ns(f), p->o->jitter_pct, pacer_rnd(p, 0));
 			more = 1;
@@ -941,13 +975,17 @@ static void set_rt_priority(unsigned int prio)
 
 static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_report *r)
 {
+	int err;
+
 	p->o = o;
 	p->r = r;
 	p->fd_ledgers = p->fd_emu = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
 	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
 	memset(p->idx, -1, sizeof(p->idx));
-	return p->flows ? pacer_open(p) : -ENOMEM;
+	err = p->flows ? pacer_open(p) : -ENOMEM;
+	p->emu_cap = p->r_max * p->n_socks;
+	return err;
 }
 
 /* Read the ledgers; the rate control right after the credit counts were
@@ -971,8 +1009,9 @@ static uint64_t next_due(const struct pacer *p)
 
 		if (!flow_active(f))
 			continue;
-		if (f->next_ns < earliest)
-			earliest = f->next_ns;
+		/* its next packet, or the rate cap's next */
+		if (f->next_ns < earliest && p->emu_free_ns < earliest)
+			earliest = f->next_ns > p->emu_free_ns ? f->next_ns : p->emu_free_ns;
 		if (f->rel_tail != f->rel_head) {
 			uint64_t at = f->rel[f->rel_tail % PACER_REL].at;
 

@@ -59,6 +59,7 @@ struct pacer_report {
 	double cpu_s;	    /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */
+	uint64_t capped;   /* emulation packets the rate cap held back (pacer.c, emu_ok()) */
 	/* how late packets left after their due time: up to 100 us, 1 ms,
 	 * beyond; the latest; and time skipped by flows PACER_LAG_MAX behind */
 	uint64_t late[3];

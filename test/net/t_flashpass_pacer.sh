@@ -15,6 +15,10 @@
 #                  s2's flow, with none (the test's own namespace) none
 #                  for s1's, and with two none for a flow of a third
 #                  namespace that holds s1's address.
+#   rate cap       all flows' emulation packets together at most the sum
+#                  of its links' r_max: four flows from s1, at a link rate
+#                  a tenth of the path's (no emulation loss, each flow at
+#                  r_max), get one r_max between them.
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit
@@ -37,7 +41,7 @@ read -r S2DEV _ <<<"$(topo_ports s2 | tr '\n' ' ')"
 start_pacer() { topo_flashpass_run "$TMP/pacer.log" "$1" "${2:-}" --link-rate "$RATE" "${@:3}"; }
 
 # transfer PORT SECS HOST...: a bulk $CC transfer to d from each HOST at
-# once, in the background (PIDs in XFERS; reports in $TMP/client.HOST)
+# once, in the background (PIDs in XFERS; reports in $TMP/client.HOST.I)
 transfer() {
 	local port=$1 secs=$2 n
 	shift 2
@@ -45,7 +49,8 @@ transfer() {
 	sleep 0.3
 	XFERS=()
 	for n in "$@"; do
-		topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p "$port" -C $CC -t "$secs" >"$TMP/client.$n" &
+		topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p "$port" -C $CC -t "$secs" \
+			>"$TMP/client.$n.${#XFERS[@]}" &
 		XFERS+=($!)
 	done
 }
@@ -171,3 +176,29 @@ sleep 1
 transfer_wait
 check_range "x's flow with s1's source address got none" "$(emu_sent "$TMP/flows" "$IP_S1" 5413)" 0 0
 check "the pacer stops cleanly" topo_flashpass_stop
+
+echo "rate cap: all flows' emulation packets at most the sum of the links' r_max"
+# a tenth of the path's rate: its emulation queue takes ten times what
+# the flows send, so none is lost and each flow's own rate stays at r_max
+CAP_RATE=10mbit
+[ -z "${CCSUITE_VM:-}" ] || CAP_RATE=1mbit
+R_MAX=$(($(topo_units rate $CAP_RATE) / (1622 * 8)))
+# emu_total PORT: s1's flows to d:PORT, their emulation packets so far
+emu_total() { "$CCLOAD" -q flashpass flows --json | jq -s --arg ip "$IP_S1" --argjson p "$1" '[.[] | select(.src == $ip and .dport == $p) | .emu_sent] | add // 0'; }
+check "ccload flashpass run -n s1 --link-rate $CAP_RATE --start 1024 starts" \
+	topo_flashpass_run "$TMP/pacer.log" s1 d --link-rate $CAP_RATE --start 1024
+check "it says its cap: r_max $R_MAX per flow, $R_MAX in all" \
+	grep -q "r_max $R_MAX emulation packets/s per flow, $R_MAX in all" "$TMP/pacer.log"
+transfer 5421 4 s1 s1 s1 s1
+sleep 1.5
+e0=$(emu_total 5421) t0=$(date +%s.%N)
+sleep 1
+e1=$(emu_total 5421) t1=$(date +%s.%N)
+transfer_wait
+pps=$(awk -v a="$e0" -v b="$e1" -v s="$t0" -v t="$t1" 'BEGIN { printf "%.0f", (b - a) / (t - s) }')
+# (each flow alone at r_max: four times it)
+check_range "four flows' emulation packets a second, 1.5-2.5 s in (r_max $R_MAX)" \
+	"$pps" $((R_MAX * 8 / 10)) $((R_MAX * 11 / 10))
+check "the pacer stops cleanly" topo_flashpass_stop
+check_range "its report: packets the cap held back" \
+	"$(grep -o '[0-9]* held back by the rate cap' "$TMP/pacer.log" | awk '{ print $1 }')" 1 1e9
