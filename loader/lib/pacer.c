@@ -39,9 +39,18 @@
 #include "util.h"
 
 #define PACER_BATCH   64
-#define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
-#define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
-#define PACER_ADDRS   32		 /* addresses of a namespace we look at, per family */
+/*
+ * Flows known at most: twice the ledgers, as the ledgers' LRU map makes
+ * room for a new one by dropping an idle one, which the pacer forgets
+ * only at the end of sweep()'s pass; a full table would make the new
+ * flow wait a pass more.
+ */
+#define PACER_FLOWS   (2 * FP_MAX_FLOWS)
+#define PACER_SLOTS   (2 * PACER_FLOWS) /* hash index, half full at most */
+#define PACER_RTT_DEF 10000000ULL	/* ns, before the flow has an RTT */
+#define PACER_ADDRS   32		/* addresses of a namespace we look at, per family */
+#define PACER_SWEEP   64		/* ledgers a scan reads in its sweep() */
+#define PACER_HOT_NS  1000000000ULL	/* a flow is read every scan this long after its demand */
 
 /* An emulation packet after its IP header: the same in both families. */
 struct emu_udp {
@@ -98,10 +107,14 @@ struct pflow {
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	struct fp_emu pub;
-	int v6;	     /* an IPv6 flow (its addresses not v4-mapped) */
-	int fd;	     /* the raw socket it leaves by, -1: no namespace has its source */
-	int counted; /* in the report: it had data to send */
-	int held;    /* its packet due is held back by the rate cap (emu_ok()) */
+	int v6;		    /* an IPv6 flow (its addresses not v4-mapped) */
+	int fd;		    /* the raw socket it leaves by, -1: no namespace has its source */
+	int counted;	    /* in the report: it had data to send */
+	int held;	    /* its packet due is held back by the rate cap (emu_ok()) */
+	int gone;	    /* its ledger is: forgotten at the end of the scan */
+	int in_hot;	    /* in the hot list (scan()) */
+	uint32_t pass;	    /* the last sweep() pass that met its key */
+	uint64_t hot_until; /* read every scan until then (scan()), else by sweep() */
 	/* release: when each emulation packet's credit becomes usable,
 	 * T + T_wait, oldest first (free-running counters) */
 	uint64_t t_wait_ns;
@@ -128,7 +141,20 @@ struct pacer {
 	uint64_t r_max;
 	struct pflow *flows;
 	size_t n;
-	int idx[PACER_SLOTS]; /* flows[] index or -1 */
+	int idx[PACER_SLOTS];	   /* flows[] index or -1 */
+	uint32_t act[PACER_FLOWS]; /* flows[] indices of the active flows, at the last scan */
+	size_t n_act;
+	uint32_t hot[PACER_FLOWS]; /* and of those read by key every scan (hot_until) */
+	size_t n_hot;
+	size_t n_gone; /* flows whose ledger is gone, to forget */
+	/* sweep(): its batch, where the next starts (if sweep_more), and its
+	 * passes over every ledger */
+	struct fp_key *sweep_keys;
+	struct fp_ledger *sweep_ledgers;
+	struct fp_key sweep_in, sweep_out; /* the kernel's token: a bucket's number */
+	int sweep_more;
+	int sweep_failed;
+	uint32_t pass;
 	uint32_t gen;
 	uint64_t rtt_max_ns;	      /* the longest RTT of the active flows, at the last scan */
 	uint64_t next_scan;	      /* the next read of the ledgers */
@@ -246,12 +272,13 @@ static uint64_t pacer_rnd(struct pacer *p, uint64_t n)
 	return n ? p->rnd % n : p->rnd;
 }
 
-static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
+static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k,
+		     const struct fp_ledger *l, uint64_t now)
 {
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
-	f->fd = fd_of(p, k, f->v6, p->l.netns);
+	f->fd = fd_of(p, k, f->v6, l->netns);
 	f->iv_start_ns = now;
 	f->rc.rate = fp_rc_start(&p->o->rc, p->r_max);
 	f->rc.w = p->o->rc.w_max;
@@ -259,10 +286,10 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	f->next_ns = now + pacer_rnd(p, flow_gap_ns(f));
 	/* a flow credited before (a pacer that started again): its numbers
 	 * go on past the sender's replay window, which would refuse them */
-	if (p->l.seen) {
-		f->pub.seq = p->l.last_seq + 1;
-		f->iv_seq0 = f->last_seq = p->l.last_seq;
-		f->iv_recv0 = f->recv = p->l.credits_recv;
+	if (l->seen) {
+		f->pub.seq = l->last_seq + 1;
+		f->iv_seq0 = f->last_seq = l->last_seq;
+		f->iv_recv0 = f->recv = l->credits_recv;
 	}
 }
 
@@ -360,49 +387,118 @@ static void release_ring(struct pacer *p, struct pflow *f, const struct fp_ledge
 	}
 }
 
-/* Read every ledger: new flows, their phase, demand and credits; forget
- * the flows whose ledger is gone. */
-static void scan(struct pacer *p, uint64_t now)
+/* Read @f every scan for PACER_HOT_NS from @now. */
+static void flow_heat(struct pacer *p, struct pflow *f, uint64_t now)
 {
-	struct fp_key k, next, *prev = NULL;
-	struct pflow *f;
-	size_t slot = 0, i, kept;
-
-	p->gen++;
-	while (!bpf_map_get_next_key(p->fd_ledgers, prev, &next)) {
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(p->fd_ledgers, &k, &p->l))
-			continue; /* closed since */
-		f = flow_find(p, &k, &slot);
-		if (!f) {
-			if (p->n == FP_MAX_FLOWS)
-				continue;
-			f = &p->flows[p->n];
-			flow_new(p, f, &k, now);
-			p->idx[slot] = (int)p->n++;
-		}
-		f->seen = p->gen;
-		f->secret = p->l.secret;
-		f->phase = p->l.phase;
-		f->demand = p->l.demand_segs;
-		f->recv = p->l.credits_recv;
-		f->last_seq = p->l.last_seq;
-		f->t_wait_ns = p->l.t_wait_ns;
-		/* a batched credit's window has its own number only */
-		if (p->l.seen && !p->o->batched)
-			release_seen(f, p->l.last_seq, p->l.seen);
-		if (f->rel_tail != f->rel_head && !p->o->batched)
-			release_ring(p, f, &p->l, now);
-		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
-					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
-		flow_count(p, f);
+	f->hot_until = now + PACER_HOT_NS;
+	if (!f->in_hot) {
+		f->in_hot = 1;
+		p->hot[p->n_hot++] = (uint32_t)(f - p->flows);
 	}
-	p->rtt_max_ns = 0;
+}
+
+static void flow_gone(struct pacer *p, struct pflow *f)
+{
+	f->gone = 1;
+	p->n_gone++;
+}
+
+/*
+ * What the scan reads of a flow's ledger (@l).  A flow that may be
+ * paced (ours, with data to send, not fallen back) is read every scan
+ * for PACER_HOT_NS from then on.
+ */
+static void flow_read(struct pacer *p, struct pflow *f, const struct fp_ledger *l, uint64_t now)
+{
+	f->seen = p->gen;
+	f->secret = l->secret;
+	f->phase = l->phase;
+	f->demand = l->demand_segs;
+	f->recv = l->credits_recv;
+	f->last_seq = l->last_seq;
+	f->t_wait_ns = l->t_wait_ns;
+	/* a batched credit's window has its own number only */
+	if (l->seen && !p->o->batched)
+		release_seen(f, l->last_seq, l->seen);
+	if (f->rel_tail != f->rel_head && !p->o->batched)
+		release_ring(p, f, l, now);
+	f->rtt_ns = l->srtt_ns ? l->srtt_ns : (l->min_rtt_ns ? l->min_rtt_ns : PACER_RTT_DEF);
+	flow_count(p, f);
+	if (flow_active(f))
+		flow_heat(p, f, now);
+}
+
+/* A ledger sweep() read: a new flow, or a known one not read this scan. */
+static void sweep_one(struct pacer *p, const struct fp_key *k, const struct fp_ledger *l,
+		      uint64_t now)
+{
+	size_t slot = 0;
+	struct pflow *f = flow_find(p, k, &slot);
+
+	if (f) {
+		f->pass = p->pass;
+		if (f->seen == p->gen)
+			return; /* read this scan, by its key */
+	} else {
+		if (p->n == PACER_FLOWS)
+			return;
+		f = &p->flows[p->n];
+		flow_new(p, f, k, l, now);
+		p->idx[slot] = (int)p->n++;
+		f->pass = p->pass;
+	}
+	flow_read(p, f, l, now);
+}
+
+/*
+ * Discovery: PACER_SWEEP ledgers a scan, in one batch read, going on
+ * from where the last scan stopped: new flows, and the demand of the
+ * known ones that had none.  With up to PACER_SWEEP ledgers every one
+ * is read every scan; with more, each once per pass of several scans,
+ * so that thousands of idle sockets on bpf_flashpass (a server's) cost
+ * one read a scan, not thousands (a system call is what costs: one a
+ * ledger took the pacer's core, and so does the copy of a 4 KB ledger:
+ * a few us each here).  The batch walks the map's buckets in order, each
+ * bucket whole (a few ledgers, far fewer than PACER_SWEEP): a ledger
+ * there for a whole pass is met in it, and a flow the pass did not meet
+ * that was not read by its key has no ledger.  A flow is hot (read
+ * every scan) only with demand: an idle server's sockets never are.
+ */
+static void sweep(struct pacer *p, uint64_t now)
+{
+	__u32 n = PACER_SWEEP;
+	int end, err;
+
+	err = bpf_map_lookup_batch(p->fd_ledgers, p->sweep_more ? &p->sweep_in : NULL,
+				   &p->sweep_out, p->sweep_keys, p->sweep_ledgers, &n, NULL);
+	end = err && errno == ENOENT;
+	if (err && !end) {
+		if (!p->sweep_failed++)
+			pr_warn("pacer: cannot read the ledgers: %s\n", strerror(errno));
+		return;
+	}
+	for (__u32 i = 0; i < n && i < PACER_SWEEP; i++)
+		sweep_one(p, &p->sweep_keys[i], &p->sweep_ledgers[i], now);
+	if (!end) {
+		p->sweep_in = p->sweep_out;
+		p->sweep_more = 1;
+		return;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->flows[i].pass != p->pass && p->flows[i].seen != p->gen)
+			flow_gone(p, &p->flows[i]);
+	p->pass++;
+	p->sweep_more = 0;
+}
+
+/* Forget the flows whose ledger is gone; flows[] moves, and the lists
+ * of indices are made again. */
+static void flows_forget(struct pacer *p)
+{
+	size_t i, kept;
+
 	for (i = 0, kept = 0; i < p->n; i++) {
-		if (flow_active(&p->flows[i]) && p->flows[i].rtt_ns > p->rtt_max_ns)
-			p->rtt_max_ns = p->flows[i].rtt_ns;
-		if (p->flows[i].seen != p->gen) {
+		if (p->flows[i].gone) {
 			bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
 			free(p->flows[i].rel);
 			continue;
@@ -411,9 +507,58 @@ static void scan(struct pacer *p, uint64_t now)
 			p->flows[kept] = p->flows[i];
 		kept++;
 	}
-	if (kept != p->n) {
-		p->n = kept;
-		index_rebuild(p);
+	p->n = kept;
+	p->n_gone = 0;
+	index_rebuild(p);
+	p->n_hot = 0;
+	for (i = 0; i < p->n; i++)
+		if (p->flows[i].in_hot)
+			p->hot[p->n_hot++] = (uint32_t)i;
+}
+
+/*
+ * Read the ledgers: those of the flows that may be paced (the hot list)
+ * by their keys, then sweep()'s share of the others; forget the flows
+ * whose ledger is gone, and list the active ones (all of them hot) for
+ * the turns to come.  Nothing here walks every flow but a pass's end
+ * and a flow's going: thousands of idle ones cost sweep()'s share.
+ */
+static void scan(struct pacer *p, uint64_t now)
+{
+	struct pflow *f;
+	size_t i, kept;
+
+	p->gen++;
+	for (i = 0, kept = 0; i < p->n_hot; i++) {
+		f = &p->flows[p->hot[i]];
+		if (f->hot_until < now) {
+			f->in_hot = 0; /* sweep() reads it from now on */
+			continue;
+		}
+		if (bpf_map_lookup_elem(p->fd_ledgers, &f->key, &p->l)) {
+			if (errno == ENOENT) {
+				f->in_hot = 0;
+				flow_gone(p, f);
+				continue;
+			}
+		} else {
+			flow_read(p, f, &p->l, now);
+		}
+		p->hot[kept++] = p->hot[i];
+	}
+	p->n_hot = kept;
+	sweep(p, now);
+	if (p->n_gone)
+		flows_forget(p);
+	p->rtt_max_ns = 0;
+	p->n_act = 0;
+	for (i = 0; i < p->n_hot; i++) {
+		f = &p->flows[p->hot[i]];
+		if (!flow_active(f))
+			continue;
+		p->act[p->n_act++] = p->hot[i];
+		if (f->rtt_ns > p->rtt_max_ns)
+			p->rtt_max_ns = f->rtt_ns;
 	}
 }
 
@@ -739,13 +884,13 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
  */
 static size_t fill_batch(struct pacer *p, uint64_t now)
 {
-	size_t batch = 0, start = p->n ? p->rr++ % p->n : 0, k;
+	size_t batch = 0, start = p->n_act ? p->rr++ % p->n_act : 0, k;
 	int more = 1;
 
-	for (k = 0; k < p->n; k++) {
-		struct pflow *f = &p->flows[k];
+	for (k = 0; k < p->n_act; k++) {
+		struct pflow *f = &p->flows[p->act[k]];
 
-		if (flow_active(f) && f->next_ns + PACER_LAG_MAX < now) {
+		if (f->next_ns + PACER_LAG_MAX < now) {
 			uint64_t gap = flow_gap_ns(f), skip = (now - f->next_ns) / gap * gap;
 
 			p->r->skipped_ns += skip;
@@ -754,11 +899,9 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 	}
 	while (more && batch < PACER_BATCH) {
 		more = 0;
-		for (k = 0; k < p->n && batch < PACER_BATCH; k++) {
-			struct pflow *f = &p->flows[(start + k) % p->n];
+		for (k = 0; k < p->n_act && batch < PACER_BATCH; k++) {
+			struct pflow *f = &p->flows[p->act[(start + k) % p->n_act]];
 
-			if (!flow_active(f))
-				continue;
 			/* first the data's wake-up: it is what lands in the data queue */
 			if (build_release(p, f, batch, now)) {
 				batch++;
@@ -981,9 +1124,11 @@ static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_
 	p->r = r;
 	p->fd_ledgers = p->fd_emu = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
-	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
+	p->flows = calloc(PACER_FLOWS, sizeof(*p->flows));
+	p->sweep_keys = calloc(PACER_SWEEP, sizeof(*p->sweep_keys));
+	p->sweep_ledgers = calloc(PACER_SWEEP, sizeof(*p->sweep_ledgers));
 	memset(p->idx, -1, sizeof(p->idx));
-	err = p->flows ? pacer_open(p) : -ENOMEM;
+	err = p->flows && p->sweep_keys && p->sweep_ledgers ? pacer_open(p) : -ENOMEM;
 	p->emu_cap = p->r_max * p->n_socks;
 	return err;
 }
@@ -994,9 +1139,8 @@ static void scan_and_control(struct pacer *p, uint64_t now)
 {
 	scan(p, now);
 	p->next_scan = now + (uint64_t)p->o->scan_us * 1000;
-	for (size_t i = 0; i < p->n; i++)
-		if (flow_active(&p->flows[i]))
-			flow_control(p, &p->flows[i], now);
+	for (size_t i = 0; i < p->n_act; i++)
+		flow_control(p, &p->flows[p->act[i]], now);
 }
 
 /* When the next packet is due, or the next scan if that comes first. */
@@ -1004,11 +1148,9 @@ static uint64_t next_due(const struct pacer *p)
 {
 	uint64_t earliest = p->next_scan;
 
-	for (size_t i = 0; i < p->n; i++) {
-		const struct pflow *f = &p->flows[i];
+	for (size_t i = 0; i < p->n_act; i++) {
+		const struct pflow *f = &p->flows[p->act[i]];
 
-		if (!flow_active(f))
-			continue;
 		/* its next packet, or the rate cap's next */
 		if (f->next_ns < earliest && p->emu_free_ns < earliest)
 			earliest = f->next_ns > p->emu_free_ns ? f->next_ns : p->emu_free_ns;
@@ -1098,6 +1240,8 @@ static void pacer_free(struct pacer *p)
 	for (size_t i = 0; p->flows && i < p->n; i++)
 		free(p->flows[i].rel);
 	free(p->flows);
+	free(p->sweep_keys);
+	free(p->sweep_ledgers);
 	free(p);
 }
 
