@@ -106,6 +106,7 @@ struct pflow {
 	uint64_t next_ns; /* the next emulation packet */
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
+	uint64_t quiet_ns;			 /* since when no credit came (flow_quiet()) */
 	struct fp_emu pub;
 	int v6;		    /* an IPv6 flow (its addresses not v4-mapped) */
 	int fd;		    /* the raw socket it leaves by, -1: no namespace has its source */
@@ -410,6 +411,23 @@ static void flow_gone(struct pacer *p, struct pflow *f)
  */
 static void flow_read(struct pacer *p, struct pflow *f, const struct fp_ledger *l, uint64_t now)
 {
+	int was_active = flow_active(f);
+
+	/* another socket's ledger under the key (the 4-tuple again): its
+	 * sequence numbers and counts start afresh, and so does the flow */
+	if (f->seen && f->secret != l->secret) {
+		struct fp_key k = f->key;
+		uint32_t pass = f->pass;
+		int in_hot = f->in_hot;
+
+		free(f->rel);
+		flow_new(p, f, &k, l, now);
+		f->pass = pass;
+		f->in_hot = in_hot;
+		was_active = 0;
+	}
+	if (l->credits_recv != f->recv)
+		f->quiet_ns = now;
 	f->seen = p->gen;
 	f->secret = l->secret;
 	f->phase = l->phase;
@@ -424,8 +442,11 @@ static void flow_read(struct pacer *p, struct pflow *f, const struct fp_ledger *
 		release_ring(p, f, l, now);
 	f->rtt_ns = l->srtt_ns ? l->srtt_ns : (l->min_rtt_ns ? l->min_rtt_ns : PACER_RTT_DEF);
 	flow_count(p, f);
-	if (flow_active(f))
-		flow_heat(p, f, now);
+	if (!flow_active(f))
+		return;
+	flow_heat(p, f, now);
+	if (!was_active)
+		f->quiet_ns = now; /* no credit was due while it had nothing to send */
 }
 
 /* A ledger sweep() read: a new flow, or a known one not read this scan. */
@@ -588,25 +609,52 @@ static uint64_t interval_ns(const struct pacer *p)
  */
 static void flow_rebase(struct pflow *f, uint64_t now, uint64_t *passed, uint64_t *credited)
 {
-	*passed = (uint32_t)(f->last_seq - f->iv_seq0);
+	/* iv_seq0 may be ahead of the credits (flow_interval()): none passed */
+	int32_t ahead = (int32_t)(f->last_seq - f->iv_seq0);
+
+	*passed = ahead > 0 ? (uint32_t)ahead : 0;
 	*credited = f->recv - f->iv_recv0;
 	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && *passed)
 		*passed = *credited; /* the first credits: no sequence number to start from */
 	if (*passed > *credited)
 		f->pub.lost += *passed - *credited;
-	f->iv_seq0 = f->last_seq;
+	if (ahead > 0)
+		f->iv_seq0 = f->last_seq;
 	f->iv_recv0 = f->recv;
 	f->iv_sent = 0;
 	f->iv_start_ns = now;
 }
 
+/*
+ * Has no credit come for longer than one takes, overdue
+ * (fp_credit_overdue_us()), and an interval more?  Then every packet of
+ * the interval was lost.  The loss counted by sequence numbers moves only
+ * with credits: without this, a flow that gets none at all (no receiver
+ * returns them, its path to the emulation queue is gone, a peer that
+ * drops them) would hold its rate until it falls back, or for good in
+ * the credit phase, sending at up to r_max into nothing.
+ */
+static int flow_quiet(const struct pacer *p, const struct pflow *f, uint64_t now)
+{
+	uint64_t overdue = (uint64_t)fp_credit_overdue_us(f->rtt_ns, p->r_max) * 1000;
+
+	return now - f->quiet_ns >= overdue + interval_ns(p);
+}
+
 /* Once per interval: the rate control, and publish. */
 static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 {
-	uint64_t passed, credited;
+	uint64_t passed, credited, sent = f->iv_sent;
 	enum fp_rc_step step;
 
 	flow_rebase(f, now, &passed, &credited);
+	if (!passed && !credited && sent && flow_quiet(p, f, now)) {
+		/* all of them lost (a loss of 1: the lowest rate); a credit
+		 * that comes for one of them later is not counted again */
+		passed = sent;
+		f->pub.lost += sent;
+		f->iv_seq0 = f->pub.seq - 1;
+	}
 	step = fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns, p->r_max),
 			    p->r_max);
 	fp_rc_settle(&f->rc, &p->o->rc, step, f->pub.seq);

@@ -23,6 +23,9 @@
 #                  ledgers have no demand) do not keep it busy: it reads
 #                  them a share a scan (bench/flashpass-pacer-idle); and
 #                  a flow that starts among them is paced.
+#   no credit      a flow that gets no credit at all (no receiver role,
+#                  fallback put off) has its emulation rate lowered to
+#                  the lowest, not held where it started.
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit
@@ -233,3 +236,20 @@ check "a flow that starts among them gets emulation packets and credits" \
 	jq -e '.emu_sent > 0 and .credits > 0' <<<"$l"
 check "the pacer stops cleanly" topo_flashpass_stop
 topo_stop "$idle"
+
+echo "no credit: a flow that gets none has its emulation rate lowered"
+R_MAX=$(($(topo_units rate "$RATE") / (1622 * 8)))
+check "ccload flashpass run -n s1 without the receiver role, fallback after 60 s, starts" \
+	start_pacer s1 "" --set fallback_ms=60000 --set fallback_rtts=1000
+transfer 5441 10 s1
+sleep 2
+l=$(ledger "$IP_S1" 5441)
+echo "    s1's ledger 2 s in: $l"
+# its data hardly moves without credits: stopped, not waited for
+for pid in "${XFERS[@]}"; do topo_stop "$pid"; done
+check "its flow is in the pre-credit phase, with no credit" \
+	jq -e '.phase == "pre-credit" and .credits == 0 and .emu_sent > 0' <<<"$l"
+# it starts at a quarter of r_max and held that without credits; the
+# lowest is one packet per RTT (50 a second at 20 ms)
+check_range "its emulation rate, 2 s in (r_max $R_MAX)" "$(jq .emu_pps <<<"$l")" 1 $((R_MAX / 16))
+check "the pacer stops cleanly" topo_flashpass_stop
