@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -35,6 +36,9 @@
 #define MAX_SETS  16
 #define MAX_ROLES (2 * PACER_MAX_NETNS + 8) /* two per sender, and the others */
 
+/* one pacer at a time (pacer_lock()) */
+#define PACER_LOCK RUN_DIR "/flashpass-pacer.lock"
+
 enum { FP_RUN, FP_FLOWS };
 
 static const struct cli fp_cli = {
@@ -46,11 +50,11 @@ static const struct cli fp_cli = {
 		"                         [--non-restricted] [--jitter PCT] [--release-expiry TIME]\n"
 		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
-	.about = "run: the emulation pacer, in the foreground until SIGINT or SIGTERM, sending\n"
-		 "from the senders' namespaces (-n, one per sender; a flow leaves from the one\n"
-		 "that has its source address).  It attaches bpf_flashpass (with --set)\n"
-		 "when it is not attached, and the --tc roles; on exit it removes what it\n"
-		 "attached and prints its CPU cost per emulation packet.\n"
+	.about = "run: the emulation pacer, in the foreground until SIGINT, SIGTERM, SIGHUP or\n"
+		 "SIGQUIT, sending from the senders' namespaces (-n, one per sender; a flow\n"
+		 "leaves from the one that has its source address).  It attaches bpf_flashpass\n"
+		 "(with --set) when it is not attached, and the --tc roles; on exit it removes\n"
+		 "what it attached and prints its CPU cost per emulation packet.\n"
 		 "flows: every flow's credit ledger and the pacer's view of it.",
 	.opts =
 		(const struct cli_opt[]){
@@ -107,6 +111,14 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
+
+/*
+ * The signals that stop run, each as SIGTERM does: the pacer stops and
+ * what run attached is removed.  SIGHUP (its terminal gone) and SIGQUIT
+ * would otherwise end it where it stands, its registration, roles and
+ * pins left behind for a later detach.
+ */
+static const int stop_signals[] = PACER_STOP_SIGNALS;
 
 static const char *phase_name(uint32_t ph)
 {
@@ -187,6 +199,56 @@ static int flows(int json)
 	return 0;
 }
 
+/*
+ * One pacer on the host: bpf_flashpass's ledgers are one map for every
+ * namespace, and a second pacer would send every flow's emulation
+ * packets again (twice its rate into the emulation queue, every credit
+ * counted against the other's sequence numbers) and overwrite the first
+ * one's view (fp_emu).  The lock is taken before anything is attached,
+ * so a second pacer touches nothing, and it lasts until the process and
+ * its worker (pacer.c) have exited: the kernel releases it then, however
+ * they end.  The file holds the holder's PID for the refusal to name.
+ * Returns the locked descriptor, kept open, or < 0 after a message.
+ */
+static int pacer_lock(void)
+{
+	char pid[24] = "";
+	ssize_t n;
+	int fd, err = mkdir_p(RUN_DIR);
+
+	if (err) {
+		pr_warn("flashpass run: cannot make %s: %s\n", RUN_DIR, strerror(-err));
+		return err;
+	}
+	fd = open(PACER_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		pr_warn("flashpass run: cannot open %s: %s\n", PACER_LOCK, strerror(errno));
+		return err;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		if (err != -EWOULDBLOCK) {
+			pr_warn("flashpass run: cannot lock %s: %s\n", PACER_LOCK, strerror(-err));
+		} else {
+			/* written by the holder just after it locked: empty at worst */
+			n = pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			pr_warn("flashpass run: another pacer is running (PID %s, holding %s): "
+				"one per host\n",
+				pid[0] ? pid : "unknown", PACER_LOCK);
+		}
+		close(fd);
+		return err;
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n)
+		pr_warn("flashpass run: cannot write its PID to %s: %s\n", PACER_LOCK,
+			strerror(errno));
+	return fd;
+}
+
 /* What run attached, to remove at its end. */
 struct run_state {
 	bool attached; /* the algorithm itself */
@@ -242,10 +304,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	struct sigaction sa = { .sa_handler = on_signal };
 	int err;
 
-	if (attach_env_check())
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	/* first: a second pacer neither waits for the host's lock nor attaches */
+	if (pacer_lock() < 0 || attach_env_check())
 		return 1;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	if (!cc_registered(FP_NAME)) {
 		if (algo_attach(ao))
 			return 1;
@@ -267,14 +330,16 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 		return 1;
 	}
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
-	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow; "
+	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow, "
+	       "%" PRIu64 " in all; "
 	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
 	       "gaps jittered %u %%); "
-	       "SIGINT or SIGTERM stops it\n",
+	       "SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
-	       (uint64_t)fp_emu_pps_max(po->link_bps), po->rc.min_loss, po->rc.max_loss,
-	       po->rc.w_min, po->rc.w_max, po->rc.start, po->rc.settle ? "settle" : "no settle",
-	       po->jitter_pct);
+	       (uint64_t)fp_emu_pps_max(po->link_bps),
+	       (uint64_t)fp_emu_pps_max(po->link_bps) * (po->n_netns ? po->n_netns : 1),
+	       po->rc.min_loss, po->rc.max_loss, po->rc.w_min, po->rc.w_max, po->rc.start,
+	       po->rc.settle ? "settle" : "no settle", po->jitter_pct);
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();
@@ -287,9 +352,9 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
 	printf("flashpass pacer: late by up to 100 us %" PRIu64 ", 1 ms %" PRIu64 ", more %" PRIu64
 	       " packets, at most %.3f ms; %.3f s skipped by flows"
-	       " over %.0f ms behind\n",
+	       " over %.0f ms behind; %" PRIu64 " held back by the rate cap\n",
 	       r.late[0], r.late[1], r.late[2], (double)r.late_max_ns / 1e6,
-	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6);
+	       (double)r.skipped_ns / 1e9, PACER_LAG_MAX / 1e6, r.capped);
 	if (po->release)
 		printf("flashpass pacer: %" PRIu64 " releases, %" PRIu64
 		       " not sent (credit lost), %" PRIu64

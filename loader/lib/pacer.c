@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <grp.h>
 #include <stddef.h>
 #include <sched.h>
 #include <ifaddrs.h>
@@ -18,11 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <linux/capability.h>
 #include <linux/pkt_sched.h>
 
 #include "pacer.h"
@@ -33,9 +39,18 @@
 #include "util.h"
 
 #define PACER_BATCH   64
-#define PACER_SLOTS   (2 * FP_MAX_FLOWS) /* hash index, half full at most */
-#define PACER_RTT_DEF 10000000ULL	 /* ns, before the flow has an RTT */
-#define PACER_ADDRS   32		 /* addresses of a namespace we look at, per family */
+/*
+ * Flows known at most: twice the ledgers, as the ledgers' LRU map makes
+ * room for a new one by dropping an idle one, which the pacer forgets
+ * only at the end of sweep()'s pass; a full table would make the new
+ * flow wait a pass more.
+ */
+#define PACER_FLOWS   (2 * FP_MAX_FLOWS)
+#define PACER_SLOTS   (2 * PACER_FLOWS) /* hash index, half full at most */
+#define PACER_RTT_DEF 10000000ULL	/* ns, before the flow has an RTT */
+#define PACER_ADDRS   32		/* addresses of a namespace we look at, per family */
+#define PACER_SWEEP   64		/* ledgers a scan reads in its sweep() */
+#define PACER_HOT_NS  1000000000ULL	/* a flow is read every scan this long after its demand */
 
 /* An emulation packet after its IP header: the same in both families. */
 struct emu_udp {
@@ -91,10 +106,16 @@ struct pflow {
 	uint64_t next_ns; /* the next emulation packet */
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
+	uint64_t quiet_ns;			 /* since when no credit came (flow_quiet()) */
 	struct fp_emu pub;
-	int v6;	     /* an IPv6 flow (its addresses not v4-mapped) */
-	int fd;	     /* the raw socket it leaves by, -1: no namespace has its source */
-	int counted; /* in the report: it had data to send */
+	int v6;		    /* an IPv6 flow (its addresses not v4-mapped) */
+	int fd;		    /* the raw socket it leaves by, -1: no namespace has its source */
+	int counted;	    /* in the report: it had data to send */
+	int held;	    /* its packet due is held back by the rate cap (emu_ok()) */
+	int gone;	    /* its ledger is: forgotten at the end of the scan */
+	int in_hot;	    /* in the hot list (scan()) */
+	uint32_t pass;	    /* the last sweep() pass that met its key */
+	uint64_t hot_until; /* read every scan until then (scan()), else by sweep() */
 	/* release: when each emulation packet's credit becomes usable,
 	 * T + T_wait, oldest first (free-running counters) */
 	uint64_t t_wait_ns;
@@ -104,7 +125,8 @@ struct pflow {
 
 /* A sender namespace: its raw sockets and their addresses. */
 struct psock {
-	int fd, fd6; /* fd6 -1: no IPv6 here */
+	int fd, fd6;	/* fd6 -1: no IPv6 here */
+	uint64_t netns; /* its cookie, as a ledger names its socket's; 0: not known */
 	size_t n_addrs, n_addrs6;
 	__u32 addrs[PACER_ADDRS];
 	struct in6_addr addrs6[PACER_ADDRS];
@@ -120,7 +142,20 @@ struct pacer {
 	uint64_t r_max;
 	struct pflow *flows;
 	size_t n;
-	int idx[PACER_SLOTS]; /* flows[] index or -1 */
+	int idx[PACER_SLOTS];	   /* flows[] index or -1 */
+	uint32_t act[PACER_FLOWS]; /* flows[] indices of the active flows, at the last scan */
+	size_t n_act;
+	uint32_t hot[PACER_FLOWS]; /* and of those read by key every scan (hot_until) */
+	size_t n_hot;
+	size_t n_gone; /* flows whose ledger is gone, to forget */
+	/* sweep(): its batch, where the next starts (if sweep_more), and its
+	 * passes over every ledger */
+	struct fp_key *sweep_keys;
+	struct fp_ledger *sweep_ledgers;
+	struct fp_key sweep_in, sweep_out; /* the kernel's token: a bucket's number */
+	int sweep_more;
+	int sweep_failed;
+	uint32_t pass;
 	uint32_t gen;
 	uint64_t rtt_max_ns;	      /* the longest RTT of the active flows, at the last scan */
 	uint64_t next_scan;	      /* the next read of the ledgers */
@@ -139,6 +174,8 @@ struct pacer {
 	uint64_t rnd;		/* xorshift64 state: the flows' phases and gaps */
 	uint64_t rel_free_ns;	/* release: the bucket's clock (release_ok()) */
 	uint64_t rel_peak_ns;	/* and the last one's + its catch-up gap */
+	uint64_t emu_cap;	/* emulation packets a second, all flows (emu_ok()) */
+	uint64_t emu_free_ns;	/* and their bucket's clock */
 };
 
 static size_t key_hash(const struct fp_key *k)
@@ -197,13 +234,25 @@ static int psock_has(const struct psock *ps, const struct fp_key *k, int v6)
 	return 0;
 }
 
-/* The socket, of the flow's family, of the namespace that has @k's
- * source address; with one namespace (none named, or one), its socket. */
-static int fd_of(const struct pacer *p, const struct fp_key *k, int v6)
+/*
+ * The socket, of the flow's family, of the namespace we serve that holds
+ * the flow's socket (@netns, the ledger's cookie of it, where the kernel
+ * tells us ours) and has @k's source address; -1: none, and the flow
+ * gets no packet from us.  With one namespace too (none named, or one):
+ * a packet with a source address of another namespace, or of none (a
+ * socket bound with IP_FREEBIND), must not leave from ours, and two
+ * namespaces may hold the same address.
+ */
+static int fd_of(const struct pacer *p, const struct fp_key *k, int v6, uint64_t netns)
 {
-	for (size_t i = 0; i < p->n_socks; i++)
-		if (p->n_socks == 1 || psock_has(&p->socks[i], k, v6))
-			return v6 ? p->socks[i].fd6 : p->socks[i].fd;
+	for (size_t i = 0; i < p->n_socks; i++) {
+		const struct psock *ps = &p->socks[i];
+
+		if (ps->netns && ps->netns != netns)
+			continue;
+		if (psock_has(ps, k, v6))
+			return v6 ? ps->fd6 : ps->fd;
+	}
 	return -1;
 }
 
@@ -224,12 +273,13 @@ static uint64_t pacer_rnd(struct pacer *p, uint64_t n)
 	return n ? p->rnd % n : p->rnd;
 }
 
-static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, uint64_t now)
+static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k,
+		     const struct fp_ledger *l, uint64_t now)
 {
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
-	f->fd = fd_of(p, k, f->v6);
+	f->fd = fd_of(p, k, f->v6, l->netns);
 	f->iv_start_ns = now;
 	f->rc.rate = fp_rc_start(&p->o->rc, p->r_max);
 	f->rc.w = p->o->rc.w_max;
@@ -237,10 +287,10 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k, u
 	f->next_ns = now + pacer_rnd(p, flow_gap_ns(f));
 	/* a flow credited before (a pacer that started again): its numbers
 	 * go on past the sender's replay window, which would refuse them */
-	if (p->l.seen) {
-		f->pub.seq = p->l.last_seq + 1;
-		f->iv_seq0 = f->last_seq = p->l.last_seq;
-		f->iv_recv0 = f->recv = p->l.credits_recv;
+	if (l->seen) {
+		f->pub.seq = l->last_seq + 1;
+		f->iv_seq0 = f->last_seq = l->last_seq;
+		f->iv_recv0 = f->recv = l->credits_recv;
 	}
 }
 
@@ -338,49 +388,138 @@ static void release_ring(struct pacer *p, struct pflow *f, const struct fp_ledge
 	}
 }
 
-/* Read every ledger: new flows, their phase, demand and credits; forget
- * the flows whose ledger is gone. */
-static void scan(struct pacer *p, uint64_t now)
+/* Read @f every scan for PACER_HOT_NS from @now. */
+static void flow_heat(struct pacer *p, struct pflow *f, uint64_t now)
 {
-	struct fp_key k, next, *prev = NULL;
-	struct pflow *f;
-	size_t slot = 0, i, kept;
-
-	p->gen++;
-	while (!bpf_map_get_next_key(p->fd_ledgers, prev, &next)) {
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(p->fd_ledgers, &k, &p->l))
-			continue; /* closed since */
-		f = flow_find(p, &k, &slot);
-		if (!f) {
-			if (p->n == FP_MAX_FLOWS)
-				continue;
-			f = &p->flows[p->n];
-			flow_new(p, f, &k, now);
-			p->idx[slot] = (int)p->n++;
-		}
-		f->seen = p->gen;
-		f->secret = p->l.secret;
-		f->phase = p->l.phase;
-		f->demand = p->l.demand_segs;
-		f->recv = p->l.credits_recv;
-		f->last_seq = p->l.last_seq;
-		f->t_wait_ns = p->l.t_wait_ns;
-		/* a batched credit's window has its own number only */
-		if (p->l.seen && !p->o->batched)
-			release_seen(f, p->l.last_seq, p->l.seen);
-		if (f->rel_tail != f->rel_head && !p->o->batched)
-			release_ring(p, f, &p->l, now);
-		f->rtt_ns = p->l.srtt_ns ? p->l.srtt_ns :
-					   (p->l.min_rtt_ns ? p->l.min_rtt_ns : PACER_RTT_DEF);
-		flow_count(p, f);
+	f->hot_until = now + PACER_HOT_NS;
+	if (!f->in_hot) {
+		f->in_hot = 1;
+		p->hot[p->n_hot++] = (uint32_t)(f - p->flows);
 	}
-	p->rtt_max_ns = 0;
+}
+
+static void flow_gone(struct pacer *p, struct pflow *f)
+{
+	f->gone = 1;
+	p->n_gone++;
+}
+
+/*
+ * What the scan reads of a flow's ledger (@l).  A flow that may be
+ * paced (ours, with data to send, not fallen back) is read every scan
+ * for PACER_HOT_NS from then on.
+ */
+static void flow_read(struct pacer *p, struct pflow *f, const struct fp_ledger *l, uint64_t now)
+{
+	int was_active = flow_active(f);
+
+	/* another socket's ledger under the key (the 4-tuple again): its
+	 * sequence numbers and counts start afresh, and so does the flow */
+	if (f->seen && f->secret != l->secret) {
+		struct fp_key k = f->key;
+		uint32_t pass = f->pass;
+		int in_hot = f->in_hot;
+
+		free(f->rel);
+		flow_new(p, f, &k, l, now);
+		f->pass = pass;
+		f->in_hot = in_hot;
+		was_active = 0;
+	}
+	if (l->credits_recv != f->recv)
+		f->quiet_ns = now;
+	f->seen = p->gen;
+	f->secret = l->secret;
+	f->phase = l->phase;
+	f->demand = l->demand_segs;
+	f->recv = l->credits_recv;
+	f->last_seq = l->last_seq;
+	f->t_wait_ns = l->t_wait_ns;
+	/* a batched credit's window has its own number only */
+	if (l->seen && !p->o->batched)
+		release_seen(f, l->last_seq, l->seen);
+	if (f->rel_tail != f->rel_head && !p->o->batched)
+		release_ring(p, f, l, now);
+	f->rtt_ns = l->srtt_ns ? l->srtt_ns : (l->min_rtt_ns ? l->min_rtt_ns : PACER_RTT_DEF);
+	flow_count(p, f);
+	if (!flow_active(f))
+		return;
+	flow_heat(p, f, now);
+	if (!was_active)
+		f->quiet_ns = now; /* no credit was due while it had nothing to send */
+}
+
+/* A ledger sweep() read: a new flow, or a known one not read this scan. */
+static void sweep_one(struct pacer *p, const struct fp_key *k, const struct fp_ledger *l,
+		      uint64_t now)
+{
+	size_t slot = 0;
+	struct pflow *f = flow_find(p, k, &slot);
+
+	if (f) {
+		f->pass = p->pass;
+		if (f->seen == p->gen)
+			return; /* read this scan, by its key */
+	} else {
+		if (p->n == PACER_FLOWS)
+			return;
+		f = &p->flows[p->n];
+		flow_new(p, f, k, l, now);
+		p->idx[slot] = (int)p->n++;
+		f->pass = p->pass;
+	}
+	flow_read(p, f, l, now);
+}
+
+/*
+ * Discovery: PACER_SWEEP ledgers a scan, in one batch read, going on
+ * from where the last scan stopped: new flows, and the demand of the
+ * known ones that had none.  With up to PACER_SWEEP ledgers every one
+ * is read every scan; with more, each once per pass of several scans,
+ * so that thousands of idle sockets on bpf_flashpass (a server's) cost
+ * one read a scan, not thousands (a system call is what costs: one a
+ * ledger took the pacer's core, and so does the copy of a 4 KB ledger:
+ * a few us each here).  The batch walks the map's buckets in order, each
+ * bucket whole (a few ledgers, far fewer than PACER_SWEEP): a ledger
+ * there for a whole pass is met in it, and a flow the pass did not meet
+ * that was not read by its key has no ledger.  A flow is hot (read
+ * every scan) only with demand: an idle server's sockets never are.
+ */
+static void sweep(struct pacer *p, uint64_t now)
+{
+	__u32 n = PACER_SWEEP;
+	int end, err;
+
+	err = bpf_map_lookup_batch(p->fd_ledgers, p->sweep_more ? &p->sweep_in : NULL,
+				   &p->sweep_out, p->sweep_keys, p->sweep_ledgers, &n, NULL);
+	end = err && errno == ENOENT;
+	if (err && !end) {
+		if (!p->sweep_failed++)
+			pr_warn("pacer: cannot read the ledgers: %s\n", strerror(errno));
+		return;
+	}
+	for (__u32 i = 0; i < n && i < PACER_SWEEP; i++)
+		sweep_one(p, &p->sweep_keys[i], &p->sweep_ledgers[i], now);
+	if (!end) {
+		p->sweep_in = p->sweep_out;
+		p->sweep_more = 1;
+		return;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->flows[i].pass != p->pass && p->flows[i].seen != p->gen)
+			flow_gone(p, &p->flows[i]);
+	p->pass++;
+	p->sweep_more = 0;
+}
+
+/* Forget the flows whose ledger is gone; flows[] moves, and the lists
+ * of indices are made again. */
+static void flows_forget(struct pacer *p)
+{
+	size_t i, kept;
+
 	for (i = 0, kept = 0; i < p->n; i++) {
-		if (flow_active(&p->flows[i]) && p->flows[i].rtt_ns > p->rtt_max_ns)
-			p->rtt_max_ns = p->flows[i].rtt_ns;
-		if (p->flows[i].seen != p->gen) {
+		if (p->flows[i].gone) {
 			bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
 			free(p->flows[i].rel);
 			continue;
@@ -389,9 +528,58 @@ static void scan(struct pacer *p, uint64_t now)
 			p->flows[kept] = p->flows[i];
 		kept++;
 	}
-	if (kept != p->n) {
-		p->n = kept;
-		index_rebuild(p);
+	p->n = kept;
+	p->n_gone = 0;
+	index_rebuild(p);
+	p->n_hot = 0;
+	for (i = 0; i < p->n; i++)
+		if (p->flows[i].in_hot)
+			p->hot[p->n_hot++] = (uint32_t)i;
+}
+
+/*
+ * Read the ledgers: those of the flows that may be paced (the hot list)
+ * by their keys, then sweep()'s share of the others; forget the flows
+ * whose ledger is gone, and list the active ones (all of them hot) for
+ * the turns to come.  Nothing here walks every flow but a pass's end
+ * and a flow's going: thousands of idle ones cost sweep()'s share.
+ */
+static void scan(struct pacer *p, uint64_t now)
+{
+	struct pflow *f;
+	size_t i, kept;
+
+	p->gen++;
+	for (i = 0, kept = 0; i < p->n_hot; i++) {
+		f = &p->flows[p->hot[i]];
+		if (f->hot_until < now) {
+			f->in_hot = 0; /* sweep() reads it from now on */
+			continue;
+		}
+		if (bpf_map_lookup_elem(p->fd_ledgers, &f->key, &p->l)) {
+			if (errno == ENOENT) {
+				f->in_hot = 0;
+				flow_gone(p, f);
+				continue;
+			}
+		} else {
+			flow_read(p, f, &p->l, now);
+		}
+		p->hot[kept++] = p->hot[i];
+	}
+	p->n_hot = kept;
+	sweep(p, now);
+	if (p->n_gone)
+		flows_forget(p);
+	p->rtt_max_ns = 0;
+	p->n_act = 0;
+	for (i = 0; i < p->n_hot; i++) {
+		f = &p->flows[p->hot[i]];
+		if (!flow_active(f))
+			continue;
+		p->act[p->n_act++] = p->hot[i];
+		if (f->rtt_ns > p->rtt_max_ns)
+			p->rtt_max_ns = f->rtt_ns;
 	}
 }
 
@@ -421,25 +609,52 @@ static uint64_t interval_ns(const struct pacer *p)
  */
 static void flow_rebase(struct pflow *f, uint64_t now, uint64_t *passed, uint64_t *credited)
 {
-	*passed = (uint32_t)(f->last_seq - f->iv_seq0);
+	/* iv_seq0 may be ahead of the credits (flow_interval()): none passed */
+	int32_t ahead = (int32_t)(f->last_seq - f->iv_seq0);
+
+	*passed = ahead > 0 ? (uint32_t)ahead : 0;
 	*credited = f->recv - f->iv_recv0;
 	if (f->iv_recv0 == 0 && f->iv_seq0 == 0 && *passed)
 		*passed = *credited; /* the first credits: no sequence number to start from */
 	if (*passed > *credited)
 		f->pub.lost += *passed - *credited;
-	f->iv_seq0 = f->last_seq;
+	if (ahead > 0)
+		f->iv_seq0 = f->last_seq;
 	f->iv_recv0 = f->recv;
 	f->iv_sent = 0;
 	f->iv_start_ns = now;
 }
 
+/*
+ * Has no credit come for longer than one takes, overdue
+ * (fp_credit_overdue_us()), and an interval more?  Then every packet of
+ * the interval was lost.  The loss counted by sequence numbers moves only
+ * with credits: without this, a flow that gets none at all (no receiver
+ * returns them, its path to the emulation queue is gone, a peer that
+ * drops them) would hold its rate until it falls back, or for good in
+ * the credit phase, sending at up to r_max into nothing.
+ */
+static int flow_quiet(const struct pacer *p, const struct pflow *f, uint64_t now)
+{
+	uint64_t overdue = (uint64_t)fp_credit_overdue_us(f->rtt_ns, p->r_max) * 1000;
+
+	return now - f->quiet_ns >= overdue + interval_ns(p);
+}
+
 /* Once per interval: the rate control, and publish. */
 static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 {
-	uint64_t passed, credited;
+	uint64_t passed, credited, sent = f->iv_sent;
 	enum fp_rc_step step;
 
 	flow_rebase(f, now, &passed, &credited);
+	if (!passed && !credited && sent && flow_quiet(p, f, now)) {
+		/* all of them lost (a loss of 1: the lowest rate); a credit
+		 * that comes for one of them later is not counted again */
+		passed = sent;
+		f->pub.lost += sent;
+		f->iv_seq0 = f->pub.seq - 1;
+	}
 	step = fp_rc_update(&f->rc, &p->o->rc, passed, credited, fp_rate_min(f->rtt_ns, p->r_max),
 			    p->r_max);
 	fp_rc_settle(&f->rc, &p->o->rc, step, f->pub.seq);
@@ -674,6 +889,30 @@ static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t no
 	return 1;
 }
 
+/*
+ * The pacer's emulation packets, all flows' together, leave at emu_cap
+ * a second at most, the sum of its links' r_max (one a namespace it
+ * serves), from a bucket of PACER_EMU_DEPTH a link, the emulation
+ * queue's depth.  A flow's rate is at most r_max, but flows are many: a
+ * process that opens a thousand of them would otherwise have the pacer
+ * send a thousand links' worth.  Beyond the cap the flows due take
+ * turns (fill_batch()), late, and skip ahead as any late flow does.
+ */
+#define PACER_EMU_DEPTH 8
+
+static int emu_ok(const struct pacer *p, uint64_t now)
+{
+	return p->emu_free_ns <= now;
+}
+
+static void emu_spent(struct pacer *p, uint64_t now)
+{
+	uint64_t gap = NSEC_PER_SEC / p->emu_cap, depth = PACER_EMU_DEPTH * p->n_socks * gap;
+	uint64_t floor = now > depth ? now - depth : 0;
+
+	p->emu_free_ns = (p->emu_free_ns > floor ? p->emu_free_ns : floor) + gap;
+}
+
 static void count_late(struct pacer_report *r, uint64_t late_ns)
 {
 	r->late[late_ns <= 100000 ? 0 : late_ns <= 1000000 ? 1 : 2]++;
@@ -693,13 +932,13 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
  */
 static size_t fill_batch(struct pacer *p, uint64_t now)
 {
-	size_t batch = 0, start = p->n ? p->rr++ % p->n : 0, k;
+	size_t batch = 0, start = p->n_act ? p->rr++ % p->n_act : 0, k;
 	int more = 1;
 
-	for (k = 0; k < p->n; k++) {
-		struct pflow *f = &p->flows[k];
+	for (k = 0; k < p->n_act; k++) {
+		struct pflow *f = &p->flows[p->act[k]];
 
-		if (flow_active(f) && f->next_ns + PACER_LAG_MAX < now) {
+		if (f->next_ns + PACER_LAG_MAX < now) {
 			uint64_t gap = flow_gap_ns(f), skip = (now - f->next_ns) / gap * gap;
 
 			p->r->skipped_ns += skip;
@@ -708,11 +947,9 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 	}
 	while (more && batch < PACER_BATCH) {
 		more = 0;
-		for (k = 0; k < p->n && batch < PACER_BATCH; k++) {
-			struct pflow *f = &p->flows[(start + k) % p->n];
+		for (k = 0; k < p->n_act && batch < PACER_BATCH; k++) {
+			struct pflow *f = &p->flows[p->act[(start + k) % p->n_act]];
 
-			if (!flow_active(f))
-				continue;
 			/* first the data's wake-up: it is what lands in the data queue */
 			if (build_release(p, f, batch, now)) {
 				batch++;
@@ -721,8 +958,15 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			if (f->next_ns > now)
 				continue;
+			if (!emu_ok(p, now)) {
+				f->held = 1;
+				continue;
+			}
 			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
+			emu_spent(p, now);
+			p->r->capped += f->held;
+			f->held = 0;
 			f->next_ns +=
 				fp_gap_jitter(flow_gap_ns(f), p->o->jitter_pct, pacer_rnd(p, 0));
 			more = 1;
@@ -768,28 +1012,55 @@ static void send_batch(struct pacer *p, size_t n)
 /* The addresses of the namespace we are in, each family's in its list;
  * a link-local IPv6 one with its interface (the kernel's sin6_scope_id),
  * as a link-local flow's key names it. */
-static int psock_addrs(struct psock *ps)
+static int psock_addrs(struct psock *ps, const char *name)
 {
 	struct ifaddrs *ifa = NULL, *a;
+	int over = 0;
 
 	if (getifaddrs(&ifa))
 		return -errno;
 	for (a = ifa; a; a = a->ifa_next) {
 		const struct sockaddr *sa = a->ifa_addr;
 
-		if (sa && sa->sa_family == AF_INET && ps->n_addrs < PACER_ADDRS)
+		if (sa && sa->sa_family == AF_INET) {
+			if (ps->n_addrs == PACER_ADDRS) {
+				over = 1;
+				continue;
+			}
 			ps->addrs[ps->n_addrs++] =
 				((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
-		if (sa && sa->sa_family == AF_INET6 && ps->n_addrs6 < PACER_ADDRS) {
+		}
+		if (sa && sa->sa_family == AF_INET6) {
 			const struct sockaddr_in6 *s6 = (const void *)sa;
 
+			if (ps->n_addrs6 == PACER_ADDRS) {
+				over = 1;
+				continue;
+			}
 			ps->scope6[ps->n_addrs6] =
 				IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr) ? s6->sin6_scope_id : 0;
 			ps->addrs6[ps->n_addrs6++] = s6->sin6_addr;
 		}
 	}
 	freeifaddrs(ifa);
+	/* a flow is paced only from an address of its namespace's list */
+	if (over)
+		pr_warn("pacer: %s has more than %d addresses of a family: flows from the others "
+			"are not paced\n",
+			name ? name : "this namespace", PACER_ADDRS);
 	return 0;
+}
+
+/* The cookie of @fd's network namespace, 0 where the kernel does not
+ * tell (SO_NETNS_COOKIE: 5.14 on; then the addresses alone decide). */
+static uint64_t psock_netns(int fd)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len))
+		return 0;
+	return cookie;
 }
 
 /* An emulation packet probes the bottleneck's queue, so it should not
@@ -819,7 +1090,7 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 		err = -errno;
 		pr_warn("pacer: no raw socket%s%s: %s\n", name ? " in " : "", name ? name : "",
 			strerror(errno));
-	} else if ((err = psock_addrs(ps))) {
+	} else if ((err = psock_addrs(ps, name))) {
 		pr_warn("pacer: cannot list the addresses%s%s: %s\n", name ? " of " : "",
 			name ? name : "", strerror(-err));
 	}
@@ -830,6 +1101,7 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 			name ? " in " : "", name ? name : "", strerror(errno));
 	psock_prioritize(ps->fd);
 	psock_prioritize(ps->fd6);
+	ps->netns = psock_netns(ps->fd >= 0 ? ps->fd : ps->fd6);
 	netns_leave(back);
 	return err;
 }
@@ -894,13 +1166,19 @@ static void set_rt_priority(unsigned int prio)
 
 static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_report *r)
 {
+	int err;
+
 	p->o = o;
 	p->r = r;
 	p->fd_ledgers = p->fd_emu = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
-	p->flows = calloc(FP_MAX_FLOWS, sizeof(*p->flows));
+	p->flows = calloc(PACER_FLOWS, sizeof(*p->flows));
+	p->sweep_keys = calloc(PACER_SWEEP, sizeof(*p->sweep_keys));
+	p->sweep_ledgers = calloc(PACER_SWEEP, sizeof(*p->sweep_ledgers));
 	memset(p->idx, -1, sizeof(p->idx));
-	return p->flows ? pacer_open(p) : -ENOMEM;
+	err = p->flows && p->sweep_keys && p->sweep_ledgers ? pacer_open(p) : -ENOMEM;
+	p->emu_cap = p->r_max * p->n_socks;
+	return err;
 }
 
 /* Read the ledgers; the rate control right after the credit counts were
@@ -909,9 +1187,8 @@ static void scan_and_control(struct pacer *p, uint64_t now)
 {
 	scan(p, now);
 	p->next_scan = now + (uint64_t)p->o->scan_us * 1000;
-	for (size_t i = 0; i < p->n; i++)
-		if (flow_active(&p->flows[i]))
-			flow_control(p, &p->flows[i], now);
+	for (size_t i = 0; i < p->n_act; i++)
+		flow_control(p, &p->flows[p->act[i]], now);
 }
 
 /* When the next packet is due, or the next scan if that comes first. */
@@ -919,13 +1196,12 @@ static uint64_t next_due(const struct pacer *p)
 {
 	uint64_t earliest = p->next_scan;
 
-	for (size_t i = 0; i < p->n; i++) {
-		const struct pflow *f = &p->flows[i];
+	for (size_t i = 0; i < p->n_act; i++) {
+		const struct pflow *f = &p->flows[p->act[i]];
 
-		if (!flow_active(f))
-			continue;
-		if (f->next_ns < earliest)
-			earliest = f->next_ns;
+		/* its next packet, or the rate cap's next */
+		if (f->next_ns < earliest && p->emu_free_ns < earliest)
+			earliest = f->next_ns > p->emu_free_ns ? f->next_ns : p->emu_free_ns;
 		if (f->rel_tail != f->rel_head) {
 			uint64_t at = f->rel[f->rel_tail % PACER_REL].at;
 
@@ -990,14 +1266,21 @@ static void pacer_turn(struct pacer *p)
 	}
 }
 
-static void pacer_free(struct pacer *p)
+/* The raw sockets: the worker's alone once it runs. */
+static void psocks_close(struct pacer *p)
 {
 	for (size_t i = 0; i < p->n_socks; i++) {
 		if (p->socks[i].fd >= 0)
 			close(p->socks[i].fd);
 		if (p->socks[i].fd6 >= 0)
 			close(p->socks[i].fd6);
+		p->socks[i].fd = p->socks[i].fd6 = -1;
 	}
+}
+
+static void pacer_free(struct pacer *p)
+{
+	psocks_close(p);
 	if (p->fd_ledgers >= 0)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)
@@ -1005,30 +1288,216 @@ static void pacer_free(struct pacer *p)
 	for (size_t i = 0; p->flows && i < p->n; i++)
 		free(p->flows[i].rel);
 	free(p->flows);
+	free(p->sweep_keys);
+	free(p->sweep_ledgers);
 	free(p);
+}
+
+/* The worker's user and group once set up: the kernel's overflow ID
+ * (nobody and nogroup on Debian), no account's files. */
+#define PACER_UID 65534
+
+static int caps_get(uint64_t *eff, uint64_t *prm)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { 0 };
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	*eff = d[0].effective | (uint64_t)d[1].effective << 32;
+	*prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	return 0;
+}
+
+/* Effective @eff and permitted @prm; none inheritable. */
+static int caps_set(uint64_t eff, uint64_t prm)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { 0 };
+
+	d[0].effective = (uint32_t)eff;
+	d[1].effective = (uint32_t)(eff >> 32);
+	d[0].permitted = (uint32_t)prm;
+	d[1].permitted = (uint32_t)(prm >> 32);
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+static int drop_failed(const char *what, int err)
+{
+	pr_warn("pacer: cannot drop its privileges (%s: %s): it does not run privileged\n", what,
+		strerror(-err));
+	return err;
+}
+
+/*
+ * After set-up the worker needs no privilege: its raw sockets and map
+ * descriptors are open, and the kernel checks those when they are
+ * opened (a raw socket's CAP_NET_RAW, a pin's mode), not at each send
+ * or lookup.  It keeps CAP_BPF only where bpf() refuses every command
+ * without it (older kernels with unprivileged BPF off; newer ones refuse
+ * only the making of maps and programs), which a ledger read with no
+ * effective capability shows.  Then: every other
+ * capability gone from every set and from the bounding set, uid and
+ * gid nobody (uid 0 without capabilities still owns root's files, the
+ * bpffs pins of every algorithm among them), no privilege from an exec
+ * (no_new_privs).  The worker reads what sockets of any namespace write
+ * into the ledgers; a fault there cannot act as root.  Its parent keeps
+ * root's privileges to remove what run attached, and does nothing else.
+ */
+static int pacer_drop(const struct pacer *p, pid_t parent)
+{
+	uint64_t eff, prm, keep = 0;
+	struct fp_key k;
+	int c, err;
+
+	if ((err = caps_get(&eff, &prm)) || (err = caps_set(0, prm)))
+		return drop_failed("capset", err);
+	if (bpf_map_get_next_key(p->fd_ledgers, NULL, &k) && errno == EPERM)
+		keep = 1ULL << CAP_BPF;
+	if ((err = caps_set(prm, prm)))
+		return drop_failed("capset", err);
+	for (c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
+		if (!(keep >> c & 1) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0))
+			return drop_failed("PR_CAPBSET_DROP", -errno);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+		return drop_failed("PR_CAP_AMBIENT", -errno);
+	/* a change of uid empties the permitted set, unless told to keep it */
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return drop_failed("PR_SET_KEEPCAPS", -errno);
+	if (setgroups(0, NULL) || setresgid(PACER_UID, PACER_UID, PACER_UID) ||
+	    setresuid(PACER_UID, PACER_UID, PACER_UID))
+		return drop_failed("setresuid", -errno);
+	if ((err = caps_set(keep, keep)))
+		return drop_failed("capset", err);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return drop_failed("PR_SET_NO_NEW_PRIVS", -errno);
+	/* after the change of credentials, which clears it: a worker whose
+	 * parent died (SIGKILL) stops rather than pace on unsupervised */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0))
+		return drop_failed("PR_SET_PDEATHSIG", -errno);
+	if (getppid() != parent)
+		return drop_failed("its parent", -ESRCH);
+	if ((err = caps_get(&eff, &prm)) || eff != keep || prm != keep)
+		return drop_failed("capabilities left", err ? err : -EPERM);
+	return 0;
+}
+
+/* The worker: set its priority, drop its privileges, pace until *@stop;
+ * its report in @p's (shared) one. */
+static int pacer_work(struct pacer *p, volatile sig_atomic_t *stop, pid_t parent)
+{
+	struct pacer_report *r = p->r;
+	uint64_t t0 = mono_ns();
+	double cpu0 = cpu_seconds();
+	int err;
+
+	p->sec_start = t0;
+	if (p->o->rt_priority)
+		set_rt_priority(p->o->rt_priority);
+	err = pacer_drop(p, parent);
+	while (!err && !*stop)
+		pacer_turn(p);
+	/* the pacer's view goes with it */
+	for (size_t i = 0; i < p->n; i++)
+		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+	r->wall_s = (double)(mono_ns() - t0) / 1e9;
+	r->cpu_s = cpu_seconds() - cpu0;
+	return err;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/* What is left of the view of a worker that did not end as it should:
+ * one pacer runs on the host (ccload's lock), so all of it is its. */
+static void view_clear(struct pacer *p)
+{
+	struct fp_key k;
+
+	while (!bpf_map_get_next_key(p->fd_emu, NULL, &k))
+		if (bpf_map_delete_elem(p->fd_emu, &k))
+			break;
+}
+
+/*
+ * The worker runs in a child process; this one waits for it, passes a
+ * stop on as SIGTERM, and returns its status.  The stop signals and
+ * SIGCHLD are blocked but while it sleeps in sigsuspend(), so that none
+ * comes between the check of *@stop and the sleep.
+ */
+static int pacer_supervise(struct pacer *p, volatile sig_atomic_t *stop)
+{
+	static const int sigs[] = PACER_STOP_SIGNALS;
+	struct sigaction chld = { .sa_handler = on_child }, old_chld;
+	sigset_t block, old, wait_mask;
+	pid_t parent = getpid(), pid, w;
+	int status = 0, killed = 0, err = 0;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigaddset(&block, SIGCHLD);
+	sigaction(SIGCHLD, &chld, &old_chld);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
+		_exit(pacer_work(p, stop, parent) ? 1 : 0);
+	}
+	if (pid < 0) {
+		err = -errno;
+		pr_warn("pacer: cannot start its worker: %s\n", strerror(errno));
+	} else {
+		psocks_close(p);
+		wait_mask = old;
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigdelset(&wait_mask, sigs[i]);
+		sigdelset(&wait_mask, SIGCHLD);
+		while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+			if (*stop && !killed)
+				killed = !kill(pid, SIGTERM);
+			sigsuspend(&wait_mask);
+		}
+		if (w < 0) {
+			err = -errno;
+		} else if (WIFSIGNALED(status)) {
+			pr_warn("pacer: its worker died of signal %d\n", WTERMSIG(status));
+			err = -EINTR;
+		} else if (WEXITSTATUS(status)) {
+			err = -EIO;
+		}
+		if (err)
+			view_clear(p);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	return err;
 }
 
 int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r)
 {
 	struct pacer *p = calloc(1, sizeof(*p));
-	uint64_t t0 = mono_ns();
-	double cpu0 = cpu_seconds();
+	struct pacer_report *shared;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (!p)
 		return -ENOMEM;
-	p->sec_start = t0;
-	err = pacer_init(p, o, r);
-	if (!err && o->rt_priority)
-		set_rt_priority(o->rt_priority);
-	while (!err && !*stop)
-		pacer_turn(p);
-	/* the pacer's view goes with it */
-	for (size_t i = 0; p->fd_emu >= 0 && i < p->n; i++)
-		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
-	r->wall_s = (double)(mono_ns() - t0) / 1e9;
-	r->cpu_s = cpu_seconds() - cpu0;
+	/* the worker's report, where this process reads it */
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		      0);
+	if (shared == MAP_FAILED) {
+		free(p);
+		return -ENOMEM;
+	}
+	err = pacer_init(p, o, shared);
+	if (!err)
+		err = pacer_supervise(p, stop);
+	*r = *shared;
+	munmap(shared, sizeof(*shared));
 	pacer_free(p);
 	return err;
 }

@@ -21,7 +21,8 @@
 struct pacer_opts {
 	uint64_t link_bps; /* the sender's link: r_max = fp_emu_pps_max() */
 	/* The senders' namespaces: a flow's emulation packets leave from the
-	 * one that has its source address.  None: ours, for every flow. */
+	 * one that holds its socket and has its source address; a flow of
+	 * none of them gets none.  None named: ours. */
 	const char *netns[PACER_MAX_NETNS];
 	size_t n_netns;
 	uint16_t port;		  /* bpf_flashpass's port tunable */
@@ -58,6 +59,7 @@ struct pacer_report {
 	double cpu_s;	    /* the pacer's user + system time */
 	double wall_s;
 	uint64_t peak_pps; /* the highest rate over one second */
+	uint64_t capped;   /* emulation packets the rate cap held back (pacer.c, emu_ok()) */
 	/* how late packets left after their due time: up to 100 us, 1 ms,
 	 * beyond; the latest; and time skipped by flows PACER_LAG_MAX behind */
 	uint64_t late[3];
@@ -75,8 +77,17 @@ struct pacer_report {
 	uint64_t release_full;
 };
 
+/* The signals whose handler sets pacer_run()'s *stop (the caller's):
+ * it blocks them while it waits for its worker. */
+#define PACER_STOP_SIGNALS                       \
+	{                                        \
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT \
+	}
+
 /* Run until *@stop; the ledgers are those pinned by bpf_flashpass's
- * attach.  0, or < 0 with a message printed. */
+ * attach.  The pacer proper runs in a child process without privileges
+ * (pacer.c, pacer_drop()); this one waits for it.  0, or < 0 with a
+ * message printed. */
 int pacer_run(const struct pacer_opts *o, volatile sig_atomic_t *stop, struct pacer_report *r);
 
 #endif

@@ -47,6 +47,13 @@
 #   topo_flashpass_run LOG "SENDERS" "RECEIVERS" [ccload args]   the pacer, its
 #                                      roles on every port of those hosts
 #   topo_flashpass_stop                SIGTERM to it; its exit status
+#   topo_flashpass_signal SIGNAL       the same with SIGNAL
+#   topo_idle_conns NAME N PORT CC FILE   N idle connections on host NAME's
+#                                      loopback, the servers' sockets on CC, in the
+#                                      background (killed at cleanup); FILE says
+#                                      "ready N" once all are open
+#   topo_cpu_ticks PID                 CPU time (user + system, clock ticks) of
+#                                      PID and its descendants
 # Topologies (each sets IP_<host> for every host and BN_NS/BN_DEV; BN_LIST
 # holds every bottleneck as ns:dev):
 #   topo_dumbbell N RATE BUFFER K [DELAYS [ACCESS]]  s1..sN -> r -> d; DELAYS and
@@ -663,10 +670,46 @@ topo_flashpass_run() {
 	return 1
 }
 
-topo_flashpass_stop() {
+topo_flashpass_stop() { topo_flashpass_signal TERM; }
+
+# A server whose clients are connected and quiet: the server's sockets
+# (accepted, so on the listener's CC) have nothing to send.  The clients'
+# stay on the namespace's default CC.
+topo_idle_conns() {
+	local py='
+import resource, socket, sys, time
+n, port, cc = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+resource.setrlimit(resource.RLIMIT_NOFILE, (2 * n + 64, 2 * n + 64))
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc)
+ls.bind(("127.0.0.1", port))
+ls.listen(128)
+keep = []
+for _ in range(n):
+    c = socket.create_connection(("127.0.0.1", port))
+    s, _ = ls.accept()
+    keep += [c, s]
+print("ready", n, flush=True)
+while True:
+    time.sleep(3600)
+'
+	topo_bg "$1" python3 -c "$py" "$2" "$3" "$4" >"$5" 2>&1
+}
+
+topo_cpu_ticks() {
+	local c t
+	t=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null)
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		t=$((t + $(topo_cpu_ticks "$c")))
+	done
+	echo "${t:-0}"
+}
+
+topo_flashpass_signal() {
 	local pid=$TOPO_FP_PID rc i
 	[ -n "$pid" ] || return 0
-	kill -TERM "$pid" 2>/dev/null
+	kill -"$1" "$pid" 2>/dev/null
 	wait "$pid"
 	rc=$?
 	TOPO_FP_PID=
