@@ -56,8 +56,9 @@ transfer() {
 	sleep 0.3
 	XFERS=()
 	for n in "$@"; do
-		topo_exec "$n" "$TCPXFER" client -c "$IP_D" -p "$port" -C $CC -t "$secs" \
-			>"$TMP/client.$n.${#XFERS[@]}" &
+		# topo_spawn: $! is tcpxfer itself, which topo_stop can stop
+		topo_spawn "$n" "$TCPXFER" client -c "$IP_D" -p "$port" -C $CC -t "$secs" \
+			>"$TMP/client.$n.${#XFERS[@]}"
 		XFERS+=($!)
 	done
 }
@@ -176,7 +177,7 @@ check_range "it counted s1's flow (and d's) as from no namespace of its" "$(unse
 check "ccload flashpass run -n s1 -n s2 starts" start_pacer "s1 s2" d
 topo_bg x "$TCPXFER" server -C $CC -p 5413 -n 1 >/dev/null
 sleep 0.3
-topo_exec x "$TCPXFER" client -c "$IP_S1" -p 5413 -C $CC -t 2 >"$TMP/client.x" &
+topo_spawn x "$TCPXFER" client -c "$IP_S1" -p 5413 -C $CC -t 2 >"$TMP/client.x"
 XFERS=($!)
 sleep 1
 "$CCLOAD" -q flashpass flows --json >"$TMP/flows"
