@@ -238,26 +238,43 @@ static __always_inline __u64 fp_gap_of(const struct fp_key *k)
 	return e ? fp_emu_gap_ns(e->rate) : 0;
 }
 
+/* One credit of a batch into the ring (a bpf_loop() step: the verifier
+ * checks it once, not once a credit of the largest batch). */
+struct fp_bank_ctx {
+	struct fp_ledger *l;
+	__u64 t, gap, now;
+	__u32 count, wasted;
+};
+
+static long fp_bank_one(__u32 i, void *data)
+{
+	struct fp_bank_ctx *b = data;
+	__u64 ti;
+
+	if (i >= b->count)
+		return 1;
+	ti = fp_batch_time(b->t, b->gap, b->count - 1 - i);
+	b->wasted += !fp_ring_put(&b->l->ring, fp_stamp(fp_usable_at(ti, b->l->t_wait_ns, b->now)));
+	return 0;
+}
+
 /* Bank the @count credits (fp_wire_check(): 1..FP_BATCH_MAX) one credit
  * packet stands for, its last emulation packet sent at @t, each usable
  * T_wait after its own packet's time (fp_batch_time()). */
 static __always_inline void fp_bank(struct fp_ledger *l, const struct fp_key *k, __u64 t, __u64 now,
 				    __u8 count)
 {
-	__u64 gap = count > 1 ? fp_gap_of(k) : 0;
-	__u32 i, wasted = 0;
+	struct fp_bank_ctx b = {
+		.l = l, .t = t, .gap = count > 1 ? fp_gap_of(k) : 0, .now = now, .count = count
+	};
 
 	__sync_fetch_and_add(&l->credits_recv, count);
 	ccs_stat_add(FP_STAT_CREDITS, count);
 	fp_ring_mark(&l->ring, now - l->last_credit_ns);
-	for (i = 0; i < FP_BATCH_MAX && i < count; i++) {
-		__u64 ti = fp_batch_time(t, gap, count - 1 - i);
-
-		wasted += !fp_ring_put(&l->ring, fp_stamp(fp_usable_at(ti, l->t_wait_ns, now)));
-	}
-	if (wasted) {
-		__sync_fetch_and_add(&l->ring_wasted, wasted);
-		ccs_stat_add(FP_STAT_CREDITS_WASTED, wasted);
+	bpf_loop(FP_BATCH_MAX, fp_bank_one, &b, 0);
+	if (b.wasted) {
+		__sync_fetch_and_add(&l->ring_wasted, b.wasted);
+		ccs_stat_add(FP_STAT_CREDITS_WASTED, b.wasted);
 	}
 }
 
