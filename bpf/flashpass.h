@@ -1075,7 +1075,7 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, CREDIT_FUTURE, credit_future, COUNTER,                                                   \
 	  "sender: credits whose T is ahead of this host's clock (not its pacer's), dropped")         \
 	X(P, ACK_IMPLAUSIBLE, ack_implausible, COUNTER,                                               \
-	  "sender: pure ACKs not kept for credit_ack, numbers TCP would not take (forged?)")          \
+	  "sender: pure ACKs not kept for credit_ack: acknowledging more than was sent (forged?)")    \
 	X(P, CREDITS, credits, COUNTER, "sender: credits put in a ledger")                            \
 	X(P, CREDITS_USED, credits_used, COUNTER, "segments sent under a credit")                     \
 	X(P, CREDITS_WASTED, credits_wasted, COUNTER,                                                 \
