@@ -457,7 +457,8 @@ int algo_attach(const struct attach_opts *o)
 		pr_warn("%s: no SEC(\".struct_ops\") tcp_congestion_ops in the object\n", what);
 		goto out;
 	}
-	if ((o->algo && check_cgroup_progs(o->algo, obj)) || apply_sets(o, obj, what))
+	if ((o->algo && check_cgroup_progs(o->algo, obj)) || apply_sets(o, obj, what) ||
+	    obj_lru_headroom(obj, what))
 		goto out;
 	err = obj_load(obj, what);
 	if (err)

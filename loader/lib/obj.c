@@ -166,6 +166,45 @@ int rodata_set_random(struct bpf_object *obj, void *data, const char *var)
 	return 0;
 }
 
+/*
+ * A kernel LRU hash with the common LRU list (no BPF_F_NO_COMMON_LRU) hands
+ * free entries to a CPU's local list LRU_LOCAL_FREE at a time, and evicts to
+ * make that many when the global free list has fewer
+ * (kernel/bpf/bpf_lru_list.c, LOCAL_FREE_TARGET; later kernels take fewer
+ * when the map is small).  Free entries left in the other CPUs' lists
+ * cannot be used, so a table of N may evict with about N - 128 x CPUs live:
+ * t_flashpass_pacer's 4096 ledgers kept 3968 on two CPUs.  With that much
+ * more room, the N the docs state hold before the least recently used goes.
+ */
+#define LRU_LOCAL_FREE 128
+
+int obj_lru_headroom(struct bpf_object *obj, const char *what)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct bpf_map *m;
+	uint64_t want;
+	int err;
+
+	if (ncpu < 1) {
+		pr_warn("%s: cannot count the possible CPUs: %s\n", what, strerror(-ncpu));
+		return ncpu < 0 ? ncpu : -EINVAL;
+	}
+	bpf_object__for_each_map(m, obj) {
+		enum bpf_map_type t = bpf_map__type(m);
+
+		if ((t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LRU_PERCPU_HASH) ||
+		    (bpf_map__map_flags(m) & BPF_F_NO_COMMON_LRU))
+			continue;
+		want = (uint64_t)bpf_map__max_entries(m) + (uint64_t)LRU_LOCAL_FREE * ncpu;
+		err = want > UINT32_MAX ? -E2BIG : bpf_map__set_max_entries(m, (uint32_t)want);
+		if (err) {
+			pr_warn("%s: cannot size map %s: %s\n", what, bpf_map__name(m), strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 int obj_load(struct bpf_object *obj, const char *what)
 {
 	int err = bpf_object__load(obj);

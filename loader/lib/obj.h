@@ -22,6 +22,10 @@ int rodata_set(struct bpf_object *obj, void *data, const char *var, uint64_t v);
  * object has no such variable. */
 int rodata_set_random(struct bpf_object *obj, void *data, const char *var);
 
+/* Size every LRU hash of @obj so that its declared max_entries live entries
+ * fit before the first eviction (obj.c says why they would not). */
+int obj_lru_headroom(struct bpf_object *obj, const char *what);
+
 /* Load with a clear message (and the verifier log's tail) on failure. */
 int obj_load(struct bpf_object *obj, const char *what);
 
