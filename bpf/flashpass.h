@@ -134,6 +134,24 @@ static inline __u32 fp_sent_end(__u32 snd_nxt, __u32 seq_out)
 	return fp_before(snd_nxt, seq_out) && seq_out - snd_nxt < (1U << 30) ? seq_out : snd_nxt;
 }
 
+/*
+ * The receiver's bound on one source: GCRA, the virtual-scheduling form of
+ * a token bucket.  @tat is when the source's next emulation packet is due
+ * at its rate, @interval_ns apart (0: none seen); one that comes @burst
+ * intervals early or more is refused.  So at most @burst at once, then one
+ * an interval.  Gives the source's next tat, or 0 for a refused packet.
+ */
+#define FP_RX_BURST 64 /* a pacer's packets to one host that may come at once */
+
+static inline __u64 fp_rx_admit(__u64 tat, __u64 now, __u64 interval_ns, __u32 burst)
+{
+	if (tat < now)
+		tat = now;
+	if (tat - now >= (__u64)burst * interval_ns)
+		return 0;
+	return tat + interval_ns;
+}
+
 /* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
  * arithmetic: valid while they are less than 2^31 apart.) */
 static inline int fp_after_eq(__u32 a, __u32 b)
@@ -1085,6 +1103,10 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, CREDIT_FORGED, credit_forged, COUNTER,                                                   \
 	  "sender: credits with the wrong secret, dropped")                                           \
 	X(P, REFLECTED, reflected, COUNTER, "receiver: emulation packets returned as credits")        \
+	X(P, RX_TRANSIT, rx_transit, COUNTER,                                                         \
+	  "receiver: packets to the FlashPass port not addressed to this host, passed on")            \
+	X(P, RX_LIMITED, rx_limited, COUNTER,                                                         \
+	  "receiver: emulation packets over their source's rate (rx_pps), dropped")                   \
 	X(P, WIRE_SHORT, wire_short, COUNTER, "packets to the FlashPass port cut short, dropped")     \
 	X(P, WIRE_LONG, wire_long, COUNTER, "packets to the FlashPass port too long, dropped")        \
 	X(P, WIRE_BAD, wire_bad, COUNTER,                                                             \
@@ -1155,6 +1177,9 @@ enum fp_stat {
 	  "spent as they come, with credit_ack, pace_credits and lead_credits)")             \
 	X(pace, UINT, 0, 1, 1,                                                               \
 	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
-	  "credit_ack the credits clock its segments)")
+	  "credit_ack the credits clock its segments)")                                      \
+	X(rx_pps, UINT, 1, 100000000, 1000000,                                               \
+	  "receiver: emulation packets a second each source address may have turned into "   \
+	  "credits, after a burst of 64 (the default: a 13 Gbit/s sender's highest rate)")
 
 #endif /* CCSUITE_FLASHPASS_H */

@@ -173,6 +173,82 @@ static __always_inline int fp_set_count(struct __sk_buff *skb, const struct ccs_
 	return 0;
 }
 
+/*
+ * Is the packet at @p for this host?  Its frame must be (pkt_type: not
+ * another host's, seen in promiscuous mode or on a bridge) and the FIB
+ * must not forward it: a router with the receiver role leaves transit
+ * emulation packets to their receiver.  A host that does not forward
+ * (FWD_DISABLED: the lookup is not made) takes what its link addressed
+ * to it; the stack would drop a packet for an address it does not have.
+ */
+static __always_inline bool fp_for_this_host(struct __sk_buff *skb, const struct ccs_pkt *p)
+{
+	struct bpf_fib_lookup f = {};
+	long rc;
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	f.ifindex = skb->ingress_ifindex;
+	f.l4_protocol = IPPROTO_UDP;
+	f.tot_len = (__u16)p->l3_len;
+	if (p->v6) {
+		f.family = AF_INET6;
+		__builtin_memcpy(f.ipv6_src, p->saddr, sizeof(f.ipv6_src));
+		__builtin_memcpy(f.ipv6_dst, p->daddr, sizeof(f.ipv6_dst));
+	} else {
+		f.family = AF_INET;
+		f.ipv4_src = p->saddr[3];
+		f.ipv4_dst = p->daddr[3];
+	}
+	rc = bpf_fib_lookup(skb, &f, sizeof(f), 0);
+	return rc == BPF_FIB_LKUP_RET_NOT_FWDED || rc == BPF_FIB_LKUP_RET_FWD_DISABLED;
+}
+
+/*
+ * Each source's next due time at rx_pps (fp_rx_admit()), by source address
+ * and receiving device: a reflector answers whoever the source address
+ * names, so no address gets credits at more than rx_pps from this host.
+ * LRU: a flood of sources evicts the quietest, which start a burst again.
+ * The device index is not unique across namespaces: two namespaces that
+ * both receive from one address on devices of one index share a bucket.
+ */
+struct fp_rx_src {
+	__u32 addr[4];
+	__u32 ifindex;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, FP_MAX_FLOWS);
+	__type(key, struct fp_rx_src);
+	__type(value, __u64);
+} fp_rx_rate SEC(".maps");
+
+static __always_inline bool fp_rx_within_rate(const struct __sk_buff *skb, const struct ccs_pkt *p)
+{
+	struct fp_rx_src s = { .ifindex = skb->ingress_ifindex };
+	__u64 interval = 1000000000ULL / (rx_pps ? rx_pps : 1), now = bpf_ktime_get_ns();
+	__u64 zero = 0, *tat, old, next;
+
+	__builtin_memcpy(s.addr, p->saddr, sizeof(s.addr));
+	tat = bpf_map_lookup_elem(&fp_rx_rate, &s);
+	if (!tat) {
+		bpf_map_update_elem(&fp_rx_rate, &s, &zero, BPF_NOEXIST);
+		tat = bpf_map_lookup_elem(&fp_rx_rate, &s);
+		if (!tat)
+			return false;
+	}
+	old = *tat;
+	next = fp_rx_admit(old, now, interval, FP_RX_BURST);
+	if (!next)
+		return false;
+	/* another CPU admitted one of the source's since: its tat is at
+	 * least now, and this packet takes the interval after it */
+	if (__sync_val_compare_and_swap(tat, old, next) != old)
+		__sync_fetch_and_add(tat, interval);
+	return true;
+}
+
 SEC("tc")
 int fp_receiver(struct __sk_buff *skb)
 {
@@ -190,9 +266,17 @@ int fp_receiver(struct __sk_buff *skb)
 	len = ccs_pkt_udp(skb, &p, &c, &uh);
 	if (len == CCS_UDP_NONE || uh.dest != bpf_htons(port))
 		return TC_ACT_OK;
+	if (!fp_for_this_host(skb, &p)) {
+		ccs_stat_inc(FP_STAT_RX_TRANSIT);
+		return TC_ACT_OK;
+	}
 	e = fp_wire_load(&c, len, &w, FP_EMULATION);
 	if (e)
 		return fp_wire_drop(e);
+	if (!fp_rx_within_rate(skb, &p)) {
+		ccs_stat_inc(FP_STAT_RX_LIMITED);
+		return TC_ACT_SHOT;
+	}
 	fp_key_set(&k, p.saddr, p.daddr, uh.source, w.dport);
 	k.scope = w.secret;
 	count = fp_batch_count(&k);

@@ -37,6 +37,9 @@
 #define ETH_P_8021AD 0x88A8
 #define VLAN_HLEN    4
 
+/* include/uapi/linux/if_packet.h: skb->pkt_type of a frame to this host */
+#define PACKET_HOST 0
+
 /* include/net/ip.h, inet_ecn.h */
 #define IP_DF		 0x4000
 #define IP_MF		 0x2000

@@ -198,7 +198,8 @@ int obj_lru_headroom(struct bpf_object *obj, const char *what)
 		want = (uint64_t)bpf_map__max_entries(m) + (uint64_t)LRU_LOCAL_FREE * ncpu;
 		err = want > UINT32_MAX ? -E2BIG : bpf_map__set_max_entries(m, (uint32_t)want);
 		if (err) {
-			pr_warn("%s: cannot size map %s: %s\n", what, bpf_map__name(m), strerror(-err));
+			pr_warn("%s: cannot size map %s: %s\n", what, bpf_map__name(m),
+				strerror(-err));
 			return err;
 		}
 	}

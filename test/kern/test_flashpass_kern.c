@@ -73,11 +73,13 @@ static void wire(struct fp_wire *w, enum fp_type t, uint32_t seq, uint32_t t_us)
 	w->count = 1;
 }
 
-/* An emulation packet of the flow, sender to receiver, ECT(0). */
+/* An emulation packet of the flow, sender to receiver, ECT(0).
+ * BPF_PROG_TEST_RUN receives it on the loopback device (ifindex 1,
+ * address zero, no forwarding): a frame to the zero address is to this
+ * host (fp_for_this_host()). */
 static void emu4(struct emu4 *p)
 {
 	memset(p, 0, sizeof(*p));
-	memcpy(p->eth.h_dest, "\x02\0\0\0\0\x02", 6);
 	memcpy(p->eth.h_source, "\x02\0\0\0\0\x01", 6);
 	p->eth.h_proto = htons(ETH_P_IP);
 	p->ip.version = 4;
@@ -210,7 +212,7 @@ struct run {
 /* Run one packet through @fd; the rewritten packet comes back in @out. */
 static struct run run(int fd, const void *in, size_t len, void *out, uint32_t gso_segs)
 {
-	struct __sk_buff ctx = { .gso_segs = gso_segs }, ctx_out = {};
+	struct __sk_buff ctx = { .gso_segs = gso_segs, .ingress_ifindex = 1 }, ctx_out = {};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = (uint32_t)len,
 		    .data_out = out, .data_size_out = out ? (uint32_t)len + 64 : 0, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .ctx_out = &ctx_out,
@@ -274,6 +276,26 @@ static struct fp_ledger *ledger(void)
 }
 
 TestSuite(flashpass_kern, .init = setup, .fini = teardown);
+
+/* A frame for another host's address (seen on a bridge or promiscuous),
+ * well formed or not, passes untouched: the receiver answers only what
+ * is addressed to its host. */
+Test(flashpass_kern, receiver_passes_a_frame_for_another_host)
+{
+	struct emu4 in, out;
+	uint64_t transit = stat_of(FP_STAT_RX_TRANSIT), reflected = stat_of(FP_STAT_REFLECTED);
+	struct run r;
+
+	emu4(&in);
+	memcpy(in.eth.h_dest, "\x02\0\0\0\0\x02", 6);
+	r = run(fd_recv, &in, sizeof(in), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK, "passed on: %d", r.ret);
+	cr_assert_arr_eq(&out, &in, sizeof(in), "unchanged");
+	in.w.magic = 0; /* not a FlashPass packet: still not this host's to drop */
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(stat_of(FP_STAT_RX_TRANSIT) - transit, 2);
+	cr_assert_eq(stat_of(FP_STAT_REFLECTED) - reflected, 0);
+}
 
 Test(flashpass_kern, receiver_returns_an_emulation_packet_as_its_credit)
 {

@@ -14,6 +14,12 @@
 #                  its loopback.  Ledgers are keyed by the 4-tuple in one
 #                  host-wide map: the copy must neither replace nor free
 #                  the victim's ledger, and runs as Reno itself.
+#   a router       the receiver role on the router r, none on d: the
+#                  emulation packets s1 sends d pass r untouched (d does
+#                  not answer them), and s1's flow gets no credit.
+#   rx_pps         a receiver that turns at most rx_pps emulation packets
+#                  of a source a second into credits: s1's flow gets no
+#                  more (the reflector answers whoever a source names).
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit SECS=6
@@ -120,4 +126,41 @@ check_range "ledgers lost" $(($(fpstat ledger_lost) - lost0)) 0 0
 check_range "flows that found their 4-tuple's ledger another namespace's (the copy)" \
 	$(($(fpstat ledger_busy) - busy0)) 1 1
 check "no flow fell back but the copy ($(fpstat fallbacks) fallbacks)" [ "$(fpstat fallbacks)" -eq 0 ]
+check "the pacer stops cleanly" topo_flashpass_stop
+
+echo "a router with the receiver role: transit emulation packets pass"
+check "ccload flashpass run starts, the receiver role on r's ports only" \
+	topo_flashpass_run "$TMP/pacer.log" s1 r --link-rate "$RATE"
+transit0=$(fpstat rx_transit) reflected0=$(fpstat reflected)
+transfer $((PORT + 3)) "$TMP/transit"
+sleep 1.5
+v=$(victim $((PORT + 3)))
+echo "    s1's ledger: $(jq -c '{phase, emu_sent, credits}' <<<"$v")"
+check "s1's flow sent emulation packets and got no credit" \
+	jq -s -e 'length == 1 and .[0].emu_sent > 0 and .[0].credits == 0' <<<"$v"
+wait $xfer
+check "its transfer exits 0" [ $? -eq 0 ]
+check_reports "every byte arrived, on $CC" 1 ".cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0" "$TMP/transit"
+check_range "emulation packets r passed on" $(($(fpstat rx_transit) - transit0)) 1 1e9
+check_range "emulation packets r turned into credits" $(($(fpstat reflected) - reflected0)) 0 0
+check "the pacer stops cleanly" topo_flashpass_stop
+
+RX_PPS=500
+[ -z "${CCSUITE_VM:-}" ] || RX_PPS=100 # 10 Mbit/s: r_max 770, a quarter of it to start
+echo "a receiver at rx_pps=$RX_PPS: no more credits a second for one source"
+check "ccload flashpass run starts, bpf_flashpass with rx_pps=$RX_PPS" \
+	topo_flashpass_run "$TMP/pacer.log" s1 d --link-rate "$RATE" --set rx_pps=$RX_PPS
+transfer $((PORT + 4)) "$TMP/limited"
+sleep 1
+t0=$(date +%s%N) c0=$(jfield "$(victim $((PORT + 4)))" .credits) limited0=$(fpstat rx_limited)
+sleep 2
+c1=$(jfield "$(victim $((PORT + 4)))" .credits) t1=$(date +%s%N)
+wait $xfer
+check "its transfer exits 0" [ $? -eq 0 ]
+check_reports "every byte arrived, on $CC" 1 ".cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0" "$TMP/limited"
+# by construction: rx_pps a second from the first read's start to the
+# second's end, and a burst of 64 (FP_RX_BURST)
+ms=$(((t1 - t0) / 1000000))
+check_range "credits s1's flow got in $ms ms" $((c1 - c0)) 1 $((ms * RX_PPS / 1000 + 64))
+check_range "emulation packets over the rate, dropped" $(($(fpstat rx_limited) - limited0)) 1 1e9
 check "the pacer stops cleanly" topo_flashpass_stop

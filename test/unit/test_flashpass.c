@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the FlashPass arithmetic and wire format in
- * bpf/flashpass.h, against the spec's definitions
- * (../shared/specs/flashpass.md) with values worked out by hand.
+ * bpf/flashpass.h, against the definitions of the FlashPass paper and of
+ * this project's rate control, with values worked out by hand.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -759,4 +759,34 @@ Test(fp_ring, the_mark_follows_the_tail_without_gaps)
 		cr_assert_not(fp_ring_is_stale(&r), "credit %u", i);
 		cr_assert_eq(fp_ring_take(&r, 100 + i, 1), 1);
 	}
+}
+
+/* fp_rx_admit(): a burst at once, then one an interval; idle time does
+ * not save up more than a burst. */
+Test(fp_rx, a_burst_then_the_rate)
+{
+	const __u64 I = 1000, now = 1000000;
+	__u64 tat = 0, next, t;
+	__u32 i, n = 0;
+
+	for (i = 0; i < 4; i++) {
+		next = fp_rx_admit(tat, now, I, 4);
+		cr_assert_neq(next, 0, "packet %u of the burst", i);
+		tat = next;
+	}
+	cr_assert_eq(fp_rx_admit(tat, now, I, 4), 0, "the fifth at once is refused");
+	/* offered ten an interval for 100 intervals: the burst and 100 */
+	for (t = now; t < now + 100 * I; t += I / 10) {
+		next = fp_rx_admit(tat, t, I, 4);
+		if (next) {
+			tat = next;
+			n++;
+		}
+	}
+	cr_assert_eq(n, 100, "admitted %u after the burst", n);
+	/* a long silence: the next burst is again 4, not more */
+	t = now + 1000 * I;
+	for (i = 0; i < 4; i++)
+		cr_assert_neq(tat = fp_rx_admit(tat, t, I, 4), 0);
+	cr_assert_eq(fp_rx_admit(tat, t, I, 4), 0);
 }
