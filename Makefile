@@ -62,7 +62,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
 C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
-.PHONY: all deps vmlinux lint check-published test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+.PHONY: all deps vmlinux lint check-published publish-pages test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
@@ -202,11 +202,17 @@ lint:
 	shellcheck -S warning test/vm/init
 	clang-format --dry-run -Werror $(C_SRCS)
 
-# Every published table made again from its JSON, and the docs' marked
-# copies of them, must match (bench/check-published); it lists, without
-# failing, the JSONs measured before the last change to their code.
+# Every published table and result page made again from its JSON, and the
+# docs' marked copies of the tables, must match (bench/check-published); it
+# lists, without failing, the JSONs measured before the last change to
+# their code.
 check-published:
 	bench/check-published
+
+# The result pages, bench/published/*/README.md, made again from their
+# JSON and bench/lib/*.page.md (check-published fails where they differ).
+publish-pages:
+	bench/publish-pages
 
 # ---- tests ----
 UNIT_SRCS := $(wildcard test/unit/*.c)

@@ -1,4 +1,4 @@
-# parity.json as the markdown table bench/README.md shows.
+# parity.json as the markdown table its result page shows.
 def v: if . == null then "-" else tostring end;
 def verdict: if . == null then "" elif . then "ok" else "**out**" end;
 "kernel \(.kernel), delay backend \(.delay_backend), \(.date)\n",

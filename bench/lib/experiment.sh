@@ -29,7 +29,8 @@
 #   exp_publish DEST FILE[=NAME]...  with --publish, copy to
 #                                    bench/published/DEST (as NAME), each
 #                                    .json first given its provenance
-#                                    (exp_stamp)
+#                                    (exp_stamp), then make DEST's result
+#                                    page again (bench/publish-pages)
 #
 # Results go to $OUT (default bench/results/NAME/<date>); --report DIR
 # makes the table again from DIR's runs without running anything.
@@ -176,7 +177,7 @@ exp_tct_cdf() {
 }
 
 exp_publish() {
-	local dest=$ROOT/bench/published/$1 f
+	local name=$1 dest=$ROOT/bench/published/$1 f
 	shift
 	[ "$PUBLISH" = 1 ] || return 0
 	mkdir -p "$dest" || exp_die "cannot create $dest"
@@ -188,5 +189,8 @@ exp_publish() {
 			cp "$f" "$dest/"
 		fi || exp_die "cannot publish $f"
 	done
+	if [ -f "$ROOT/bench/lib/$name.page.md" ]; then
+		"$ROOT/bench/publish-pages" "$name" >/dev/null || exp_die "cannot make bench/published/$name/README.md"
+	fi
 	echo "published -> $dest"
 }

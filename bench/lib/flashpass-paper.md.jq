@@ -1,4 +1,4 @@
-# flashpass.json as Markdown (bench/README.md takes it as it is).
+# flashpass.json as Markdown (its result page takes it as it is).
 def pct: if . == null then "-" else (. * 1000 | round) / 10 | tostring + " %" end;
 def n: if . == null then "-" else tostring end;
 # drop rates: to 0.01 %, so that 20 frames in 100 000 do not read "0 %"

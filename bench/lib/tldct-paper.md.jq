@@ -1,4 +1,4 @@
-# tldct.json as the markdown table bench/README.md shows.
+# tldct.json as the markdown table its result page shows.
 def v: if . == null then "-" else tostring end;
 def pct: if . == null then "-" else (if . > 0 then "+" else "" end) + tostring + " %" end;
 "kernel \(.kernel), \(.date)\n",
