@@ -2,7 +2,7 @@
 /*
  * Unit tests for the FlashPass arithmetic and wire format in
  * bpf/flashpass.h, against the spec's definitions
- * (../shared/specs/flashpass.md) with values worked out by hand.
+ * (docs/flashpass.md) with values worked out by hand.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
