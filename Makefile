@@ -47,7 +47,7 @@ LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 LOADER_PURE := $(BUILD)/loader/lib/parse.o
 
 TOOLS     := $(BUILD)/tcpxfer $(BUILD)/wlgen $(BUILD)/flowsample $(BUILD)/ccost \
-	     $(BUILD)/units $(BUILD)/delayline
+	     $(BUILD)/units $(BUILD)/delayline $(BUILD)/docgen
 # bench/cpucost's twins: each algorithm with nothing extra (bench/twins/)
 # and the suite algorithms built from their own source with -DCCS_TWIN
 SELF_TWINS := bbr tldct
@@ -62,7 +62,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
 C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
-.PHONY: all deps vmlinux lint check-published publish-pages test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+.PHONY: all deps vmlinux lint check-published publish-pages check-docs docs test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
@@ -191,6 +191,10 @@ $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
 $(BUILD)/delayline: bench/delayline.c $(LOADER_PURE) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
 
+# docs/*.md's tables of tunables and stats, from the registry and bpf/'s lists
+$(BUILD)/docgen: docs/docgen.c $(LIBCCS) | $(BUILD)
+	$(CC) $(CFLAGS) $< $(LIBCCS) -o $@ $(LDLIBS_BPF)
+
 $(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/lib/util.h loader/task_api.h \
 		bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
@@ -213,6 +217,17 @@ check-published:
 # JSON and bench/lib/*.page.md (check-published fails where they differ).
 publish-pages:
 	bench/publish-pages
+
+# docs/*.md's generated tables (tunables, stats) must be what the code
+# makes (docs/gen-tables --check), and every ccload command line in
+# README.md and docs/ must use commands and options ccload has
+# (docs/check-commands).  `make docs` rewrites the tables.
+check-docs: $(BUILD)/docgen $(BUILD)/ccload
+	docs/gen-tables --check
+	docs/check-commands
+
+docs: $(BUILD)/docgen
+	docs/gen-tables
 
 # ---- tests ----
 UNIT_SRCS := $(wildcard test/unit/*.c)

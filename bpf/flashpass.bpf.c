@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_flashpass: FlashPass (ICNP 2021) as a struct_ops congestion control,
- * the sender's window of the credit loop (../shared/specs/flashpass.md).
+ * the sender's window of the credit loop (docs/flashpass.md).
  *
  * A flow starts in the pre-credit phase: one initial window, unscheduled
  * (tc/flashpass.bpf.c tags it so the switch drops it first).  Its ledger

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * FlashPass arithmetic and wire format (../shared/specs/flashpass.md),
+ * FlashPass arithmetic and wire format (docs/flashpass.md),
  * shared by bpf/flashpass.bpf.c, tc/flashpass.bpf.c, ccload's emulation
  * pacer and the host unit tests.
  *

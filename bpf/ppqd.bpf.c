@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_ppqd: PPQD, MPTCP congestion control driven by probed queueing
- * delay (../shared/specs/ppqd.md; arithmetic and definitions in ppqd.h).
+ * delay (docs/mptcp.md; arithmetic and definitions in ppqd.h).
  *
  * Per subflow, every ACK's RTT sample is smoothed (Brown's double
  * exponential smoothing) into a one-step forecast, whose distance from

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PPQD (../shared/specs/ppqd.md) arithmetic, shared by bpf/ppqd.bpf.c and
+ * PPQD (docs/mptcp.md) arithmetic, shared by bpf/ppqd.bpf.c and
  * the host unit tests.  No kernel types.
  *
  * Per subflow, every RTT sample x (us, from the ACK) goes into Brown's

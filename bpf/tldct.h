@@ -2,7 +2,7 @@
 /*
  * TLDCT arithmetic (task-aware DCTCP), shared by bpf/tldct.bpf.c and the
  * host unit tests.  The paper's equations (1), (2) and (4) are missing from
- * its text; these are the project's definitions (../shared/specs/tldct.md),
+ * its text; these are the project's definitions (docs/tldct.md),
  * built to have the properties the paper states:
  *
  *   beta  (eq. 1) task-size factor from S_t, the bytes the task has sent:

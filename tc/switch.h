@@ -281,7 +281,7 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 }
 
 /*
- * FlashPass's emulation queue (../shared/specs/flashpass.md): a virtual
+ * FlashPass's emulation queue (docs/flashpass.md): a virtual
  * queue drained at emu_rate_bps, holding emu_buffer bytes of emulation
  * packets; above emu_over, Not-ECT (over-provisioned) ones are dropped
  * and only ECT (normal) ones admitted.  Class 0 counts the Not-ECT ones,

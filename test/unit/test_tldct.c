@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the TLDCT arithmetic in bpf/tldct.h: the properties the
- * paper states and the spec's definitions (../shared/specs/tldct.md), with
+ * paper states and the spec's definitions (docs/tldct.md), with
  * expected values worked out by hand from those definitions.
  */
 #include <criterion/criterion.h>
