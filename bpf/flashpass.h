@@ -452,10 +452,9 @@ static inline __u64 fp_rc_start(const struct fp_rc_params *p, __u64 r_max)
  * cause.  With @p->settle, after a change (@next_seq: the sequence number
  * the new rate starts at) the control waits until that packet is
  * credited, or until its interval ran out with no credit, and measures
- * from there.  ccload's default: 20 flows that share one RTT end their
- * intervals together, and without it they all decreased twice for one
- * congestion and left the emulation queue idle (bench/README.md, "Rate
- * control").
+ * from there.  ccload's default: flows that share one RTT end their
+ * intervals together, and without it they all decrease twice for one
+ * congestion and leave the emulation queue idle.
  */
 static inline void fp_rc_settle(struct fp_rc *rc, const struct fp_rc_params *p,
 				enum fp_rc_step step, __u32 next_seq)

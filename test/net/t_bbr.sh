@@ -78,8 +78,8 @@ fi
 # timers run late decide it, to [0.7, 1.43].  A broken bpf_bbr (a
 # bandwidth estimate off by a pacing gain, a stalled cwnd) falls well
 # outside.  RTT, to 20 %: on the VDE backend the delay the backend itself
-# adds under load varies by several ms between runs (bench/README.md: 3-5
-# ms beyond base RTT + queueing); measured 25.5..28.3 ms (median) for
+# adds under load varies by several ms between runs (3-5 ms beyond base
+# RTT and queueing); measured 25.5..28.3 ms (median) for
 # either CC at 50 Mbit/s.  Retransmissions: every one is a drop at the
 # switch's 0.5 BDP queue, and bpf_bbr's are not at parity on this host's
 # tap backend (the kernel's bbr keeps the queue below the buffer more

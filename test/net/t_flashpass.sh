@@ -330,7 +330,7 @@ clients_ok "every byte arrived intact, on $CC" \
 # in clumps): in 2 runs of flashpass-crash-join-paced-on, 1300 samples,
 # p10 0.89-0.90, median 1.06-1.10, p90 1.33-1.60; in 6 runs of this
 # test, medians 0.99-1.12 (14-17 samples each); in 17 clean-clone CI
-# runs (host and VM, 2026-12-05) 0.97-1.05 and once 0.77 (cause not
+# runs (host and VM) 0.97-1.05 and once 0.77 (cause not
 # found), hence 0.7.  The pacing of a flow without credits (init_cwnd
 # segments per RTT) or without a gap average (the link's) is far outside.
 ratio=$(awk '{ p = d = ""
