@@ -658,12 +658,6 @@ __u32 BPF_PROG(bbr_sndbuf_expand, struct sock *sk)
 	return 3; /* BBR may slow-start even in recovery */
 }
 
-SEC("struct_ops")
-__u32 BPF_PROG(bbr_min_tso_segs, struct sock *sk)
-{
-	return sk->sk_pacing_rate < (BBR_MIN_TSO_RATE >> 3) ? 1 : 2;
-}
-
 /* BBR does not cut cwnd on loss: an undo only resets full-pipe detection. */
 SEC("struct_ops")
 __u32 BPF_PROG(bbr_undo_cwnd, struct sock *sk)
@@ -733,7 +727,14 @@ struct tcp_congestion_ops bbr_ops = {
 	.undo_cwnd = (void *)bbr_undo_cwnd,
 	.cwnd_event = (void *)bbr_cwnd_event,
 	.ssthresh = (void *)bbr_ssthresh,
-	.min_tso_segs = (void *)bbr_min_tso_segs,
+	/*
+	 * No min_tso_segs: the kernel calls it for every skb it sizes
+	 * (tcp_tso_segs()) and uses the result at once, so a result taken
+	 * corrupted (bpf/lib/ccsuite.bpf.h, ccs_ret_repair()) makes one skb of
+	 * up to 64 KB that leaves at line rate, with no later call to put it
+	 * right.  Without it the kernel's tcp_min_tso_segs (2) applies: bbr's
+	 * value at pacing rates of 1.2 Mbit/s and more.
+	 */
 	.set_state = (void *)bbr_set_state,
 #ifdef CCS_TWIN
 	/* bench/cpucost's twin (-DCCS_TWIN), a namespace may default to it */
