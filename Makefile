@@ -260,7 +260,8 @@ KERN_BIN  := $(BUILD)/test/kern
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h bench/*.h) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
-# test-only algorithms (test/kern/test_algo.c)
+# test-only algorithms (test/kern/test_algo.c; bpf_ccsdummy's registry file
+# test/kern/ccsdummy.c)
 $(BUILD)/test/%.skel.h: $(BUILD)/test/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
