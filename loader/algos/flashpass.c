@@ -104,19 +104,19 @@ static const struct cli fp_cli = {
 			{ "start", 'a', "N", SUB(FP_RUN),
 			  "rate control: a new flow's emulation rate, 1/1024 of the highest, "
 			  "doubled each RTT until its first decrease (default 256; 1024: the "
-			  "paper's, which 20 flows starting together pay in drops: "
-			  "bench/README.md)" },
+			  "paper's, with which N flows starting together send N times what the "
+			  "emulation queue takes: docs/flashpass.md)" },
 			{ "settle", 'S', NULL, SUB(FP_RUN),
 			  "rate control: after a change, measure only the new rate's packets "
 			  "(the default)" },
 			{ "no-settle", 'U', NULL, SUB(FP_RUN),
 			  "rate control: measure every interval from its start, the packets of "
-			  "the rate before a change too (20 flows at one RTT swing: "
-			  "bench/README.md)" },
+			  "the rate before a change too (flows whose intervals end together then "
+			  "decrease twice for one congestion)" },
 			{ "jitter", 'J', "PCT", SUB(FP_RUN),
 			  "each emulation gap drawn uniformly within PCT % of the rate's, 0-99 "
-			  "(default 90; 0: exact gaps, which let the fastest flow take the "
-			  "emulation queue: bench/README.md)" },
+			  "(default 90; 0: exact gaps, with which a flow paced near the emulation "
+			  "queue's whole rate takes the queue from the others)" },
 			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
 			  "release: a release the pacer would send later than this expires, "
 			  "its credit with it (default 1ms; a slow or emulated machine needs "
