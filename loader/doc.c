@@ -220,7 +220,7 @@ int doc_man(FILE *f, const struct cli *const *cmds, size_t n)
 	      "and reads their counters.\n"
 	      "A registration stays after ccload exits, until\n"
 	      ".BR \"ccload detach\" .\n"
-	      "Every command but \\fB\\-\\-help\\fR needs root.\n"
+	      "Commands need root; \\fB\\-\\-help\\fR, \\fB\\-\\-man\\fR and \\fB\\-\\-completion\\fR do not.\n"
 	      "Sizes, rates and times are written as tc(8) writes them (30kb, 100mbit, 10ms).\n"
 	      ".PP\n"
 	      "The generic commands act on every algorithm; an algorithm may have a\n"
