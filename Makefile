@@ -17,13 +17,14 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$(BUILD) -Ibpf -Ibpf/lib -Itc -Iloader -Iloader/lib -Ibench
 LDLIBS_BPF := -lbpf -lelf -lz
 
-# One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/).  The
-# algorithms in PRE610 also get a variant for kernels before 6.10
-# (-DCCS_PRE_6_10, see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.
-# Each word of ALGOS has its entry algo_<algo> in loader/lib/registry.c,
-# which includes the skeletons through $(BUILD)/registry_algos.h.
+# One object per algorithm (bpf/<algo>.bpf.c) plus the switch (tc/), and
+# for each algorithm a variant for kernels before 6.10 (-DCCS_PRE_6_10,
+# see bpf/lib/ccsuite.bpf.h); ccload picks one at run time.  ALGOS is the
+# one list of the suite's algorithms, in `ccload list`'s order: each word
+# is bpf/<algo>.bpf.c, bpf/<algo>.h and its registry file
+# loader/algos/<algo>.c (its entry algo_<algo>, and its own command if it
+# has one), which $(BUILD)/registry_algos.h lists for the registry.
 ALGOS     := dctcp bbr tldct flashpass lia ppqd
-PRE610    := bbr dctcp tldct flashpass lia ppqd
 # Algorithms using atomics beyond add (compare-and-swap in the group
 # table, fetch_or): BPF cpu v3.
 CPU_V3    := lia ppqd tldct
@@ -31,15 +32,21 @@ CPU_V3    := lia ppqd tldct
 # into the one object (bpftool gen object), so they share its maps.
 LINKED    := flashpass
 TC_PROGS  := switch
-BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(PRE610:%=$(BUILD)/%.pre610.bpf.o) \
+BPF_OBJS  := $(ALGOS:%=$(BUILD)/%.bpf.o) $(ALGOS:%=$(BUILD)/%.pre610.bpf.o) \
 	     $(TC_PROGS:%=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 
 # loader/lib: the library (objects, registry, attach, pins, stats, parse,
-# log) that ccload and any other program (a daemon, a test) link;
-# loader/*.c: ccload's commands.
-LIB_SRCS  := $(wildcard loader/lib/*.c)
-LIB_OBJS  := $(LIB_SRCS:loader/lib/%.c=$(BUILD)/loader/lib/%.o)
+# log, the command skeleton cli.c) and loader/algos: the registry's
+# entries with their own commands (coupled.c: what lia and ppqd share),
+# libccsuite.a, that ccload and any other program (a daemon, a test)
+# link; loader/*.c: ccload's generic commands, --man and --completion.
+ALGO_SRCS := $(ALGOS:%=loader/algos/%.c) loader/algos/coupled.c
+# a registry file that is in no word of ALGOS would be left out unseen
+$(foreach f,$(filter-out $(ALGO_SRCS),$(wildcard loader/algos/*.c)),\
+	$(error $(f): not an algorithm of ALGOS (Makefile)))
+LIB_SRCS  := $(wildcard loader/lib/*.c) $(ALGO_SRCS)
+LIB_OBJS  := $(LIB_SRCS:loader/%.c=$(BUILD)/loader/%.o)
 LIBCCS    := $(BUILD)/libccsuite.a
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_OBJS := $(LOADER_SRCS:loader/%.c=$(BUILD)/loader/%.o)
@@ -56,13 +63,14 @@ TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(SELF_TWINS:%=$(BUILD)/bench/%_twi
 
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
-	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format python3
+	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format python3 \
+	     groff-base man-db
 
 # shell scripts: the *.sh files and every tracked file with a shell #!
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
 C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
-.PHONY: all deps vmlinux lint check-published publish-pages check-docs docs test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+.PHONY: all deps vmlinux lint check-published publish-pages check-docs docs man test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
@@ -71,13 +79,13 @@ TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 
 all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF) $(TWINS)
 
-$(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/test $(BUILD)/bench:
+$(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/loader/algos $(BUILD)/test $(BUILD)/bench:
 	mkdir -p $@
 
 # Only what is missing is installed; apt-get update runs only then.
 # Without recommends: gnuplot's would bring groff, and groff's ImageMagick and
 # Ghostscript (about 60 packages CI does not need); fonts-liberation is the one
-# the PNG plots use.
+# the PNG plots use.  groff-base and man-db: make check-docs renders ccload(8).
 deps:
 	@missing=$$(for p in $(DEPS_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
@@ -153,15 +161,16 @@ $(BUILD)/%.pre610.skel.h: $(BUILD)/%.pre610.bpf.o
 $(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/lib/*.h) $(SKELS) | $(BUILD)/loader/lib
 	$(CC) $(CFLAGS) -c $< -o $@
 
+$(BUILD)/loader/algos/%.o: loader/algos/%.c $(wildcard loader/*.h loader/algos/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader/algos
+	$(CC) $(CFLAGS) -Iloader/algos -c $< -o $@
+
 $(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The registry's skeletons, and CCS_ALGOS(X) with X(<algo>) for each
-# algorithm, in ALGOS' order (ccload list's).
+# CCS_ALGOS(X) with X(<algo>) for each algorithm, in ALGOS' order (ccload
+# list's): the registry's entries.
 $(BUILD)/registry_algos.h: Makefile | $(BUILD)
-	{ echo '/* generated from the Makefile (ALGOS, PRE610): do not edit */'; \
-	  for a in $(ALGOS); do printf '#include "%s.h"\n#include "%s.skel.h"\n' $$a $$a; done; \
-	  for a in $(PRE610); do printf '#include "%s.pre610.skel.h"\n' $$a; done; \
+	{ echo '/* generated from the Makefile (ALGOS): do not edit */'; \
 	  printf '#define CCS_ALGOS(X)'; printf ' X(%s)' $(ALGOS); echo; } > $@
 
 $(BUILD)/loader/lib/registry.o: $(BUILD)/registry_algos.h
@@ -219,12 +228,25 @@ publish-pages:
 	bench/publish-pages
 
 # docs/*.md's generated tables (tunables, stats) must be what the code
-# makes (docs/gen-tables --check), and every ccload command line in
+# makes (docs/gen-tables --check), every ccload command line in
 # README.md and docs/ must use commands and options ccload has
-# (docs/check-commands).  `make docs` rewrites the tables.
-check-docs: $(BUILD)/docgen $(BUILD)/ccload
+# (docs/check-commands), and the man page and the bash completion must
+# render and complete (docs/check-man).  `make docs` rewrites the tables.
+check-docs: $(BUILD)/docgen $(BUILD)/ccload man
 	docs/gen-tables --check
 	docs/check-commands
+	docs/check-man
+
+# ccload(8) and the bash completion, made by ccload from the commands'
+# option tables and the registry (loader/doc.c): man -l build/ccload.8;
+# . build/ccload.bash-completion
+man: $(BUILD)/ccload.8 $(BUILD)/ccload.bash-completion
+
+$(BUILD)/ccload.8: $(BUILD)/ccload
+	$< --man > $@
+
+$(BUILD)/ccload.bash-completion: $(BUILD)/ccload
+	$< --completion > $@
 
 docs: $(BUILD)/docgen
 	docs/gen-tables
@@ -238,7 +260,8 @@ KERN_BIN  := $(BUILD)/test/kern
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h bench/*.h) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
-# test-only algorithms (test/kern/test_algo.c)
+# test-only algorithms (test/kern/test_algo.c; bpf_ccsdummy's registry file
+# test/kern/ccsdummy.c)
 $(BUILD)/test/%.skel.h: $(BUILD)/test/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 

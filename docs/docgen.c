@@ -10,7 +10,7 @@
  *   docgen algos           the registry's algorithm names, one a line
  *
  * Which tunables and stats an algorithm has, their order, kinds, ranges
- * and help come from its registry entry (loader/lib/registry.c), the
+ * and help come from its registry entry (loader/algos/<algo>.c), the
  * entries ccload parses and lists.  The entry carries no default (ccload
  * reads it from the object's .rodata), so defaults come from the X-macro
  * lists themselves (bpf/lib/tunables.h): every list is named below, and a

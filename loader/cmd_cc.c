@@ -16,7 +16,6 @@
 #include "kcc.h"
 #include "log.h"
 #include "obj.h"
-#include "opts.h"
 #include "parse.h"
 #include "pins.h"
 #include "registry.h"
@@ -28,8 +27,18 @@
 
 /* ---- attach ---- */
 
-static const struct cli attach_cli = {
+struct attach_args {
+	char *set_texts[MAX_SETS], *tc_texts[MAX_TC];
+	int n_sets, n_tc;
+	struct attach_opts o;
+};
+
+static int attach_opt(void *st, int key, char *arg);
+static int attach_run(void *st, int sub, int argc, char **argv);
+
+const struct cli attach_cli = {
 	.cmd = "attach",
+	.summary = "load and register an algorithm (stays after exit)",
 	.synopsis =
 		"ccload attach <algo> [--set key=value]... [--tc ROLE=DEV[@NETNS]]... [--default]\n"
 		"                     [--non-restricted]\n"
@@ -39,18 +48,22 @@ static const struct cli attach_cli = {
 		 "of the same name is replaced.",
 	.opts =
 		(const struct cli_opt[]){
-			{ "set", 's', "k=v", SUB_ALL, "set a tunable (ccload list shows them)" },
-			{ "tc", 't', "ROLE=DEV[@NETNS]", SUB_ALL,
+			{ "set", 's', ARG_SET, SUB_ALL, "set a tunable (ccload list shows them)" },
+			{ "tc", 't', ARG_TC, SUB_ALL,
 			  "attach TC role ROLE on device DEV (in namespace NETNS)" },
 			{ "default", 'd', NULL, SUB_ALL,
 			  "make it net.ipv4.tcp_congestion_control (and usable as the default inside "
 			  "network namespaces)" },
 			{ "non-restricted", 'N', NULL, SUB_ALL,
 			  "add it to net.ipv4.tcp_allowed_congestion_control" },
-			{ "obj", 'o', "FILE", SUB_ALL,
+			{ "obj", 'o', ARG_FILE, SUB_ALL,
 			  "load a struct_ops object of your own instead" },
 			{ 0 },
 		},
+	.args = (const struct cli_args[]){ { 0, 1, { ARG_ALGO } } },
+	.state_size = sizeof(struct attach_args),
+	.opt = attach_opt,
+	.run = attach_run,
 };
 
 static int parse_set(const struct algo *a, char *text, struct tunable_set *s)
@@ -73,60 +86,67 @@ static int parse_set(const struct algo *a, char *text, struct tunable_set *s)
 	return tunable_parse(s->t, v, &s->v);
 }
 
-int cmd_attach(int argc, char **argv)
+static int attach_opt(void *st, int c, char *arg)
 {
-	char *set_texts[MAX_SETS], *tc_texts[MAX_TC];
+	struct attach_args *a = st;
+
+	switch (c) {
+	case 's':
+	case 't':
+		if ((c == 's' ? a->n_sets : a->n_tc) == (c == 's' ? MAX_SETS : MAX_TC)) {
+			pr_warn("too many --%s\n", c == 's' ? "set" : "tc");
+			return 2;
+		}
+		if (c == 's')
+			a->set_texts[a->n_sets++] = arg;
+		else
+			a->tc_texts[a->n_tc++] = arg;
+		break;
+	case 'd': a->o.as_default = true; break;
+	case 'N': a->o.non_restricted = true; break;
+	case 'o': a->o.objfile = arg; break;
+	default: return 2;
+	}
+	return 0;
+}
+
+static int attach_run(void *st, int sub, int argc, char **argv)
+{
+	struct attach_args *a = st;
 	struct tunable_set sets[MAX_SETS];
 	struct tc_place tc[MAX_TC];
-	struct attach_opts o = { .sets = sets, .tc = tc };
-	int n_sets = 0, n_tc = 0, c, i;
+	struct attach_opts o = a->o;
+	int i;
 
-	while ((c = cli_getopt(&attach_cli, -1, argc, argv)) != -1) {
-		switch (c) {
-		case 's':
-		case 't':
-			if ((c == 's' ? n_sets : n_tc) == (c == 's' ? MAX_SETS : MAX_TC)) {
-				pr_warn("too many --%s\n", c == 's' ? "set" : "tc");
-				return 2;
-			}
-			if (c == 's')
-				set_texts[n_sets++] = optarg;
-			else
-				tc_texts[n_tc++] = optarg;
-			break;
-		case 'd': o.as_default = true; break;
-		case 'N': o.non_restricted = true; break;
-		case 'o': o.objfile = optarg; break;
-		case 'h': return 0;
-		default: cli_usage(&attach_cli, stderr); return 2;
-		}
-	}
-	if (!o.objfile && optind + 1 != argc) {
+	(void)sub;
+	o.sets = sets;
+	o.tc = tc;
+	if (!o.objfile && argc != 1) {
 		cli_usage(&attach_cli, stderr);
 		return 2;
 	}
-	if (o.objfile && optind != argc) {
+	if (o.objfile && argc) {
 		pr_warn("attach: give either <algo> or --obj, not both\n");
 		return 2;
 	}
 	if (!o.objfile) {
-		o.algo = algo_find(argv[optind]);
+		o.algo = algo_find(argv[0]);
 		if (!o.algo) {
-			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", argv[optind]);
+			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", argv[0]);
 			return 2;
 		}
 	}
-	for (i = 0; i < n_sets; i++)
-		if (parse_set(o.algo, set_texts[i], &sets[i]))
+	for (i = 0; i < a->n_sets; i++)
+		if (parse_set(o.algo, a->set_texts[i], &sets[i]))
 			return 2;
-	for (i = 0; i < n_tc; i++)
-		if (!o.algo || tc_place_parse(o.algo, tc_texts[i], &tc[i])) {
+	for (i = 0; i < a->n_tc; i++)
+		if (!o.algo || tc_place_parse(o.algo, a->tc_texts[i], &tc[i])) {
 			if (!o.algo)
 				pr_warn("--tc: TC roles are known only for the suite's algorithms\n");
 			return 2;
 		}
-	o.n_sets = (size_t)n_sets;
-	o.n_tc = (size_t)n_tc;
+	o.n_sets = (size_t)a->n_sets;
+	o.n_tc = (size_t)a->n_tc;
 	if (attach_env_check())
 		return 1;
 	return algo_attach(&o) ? 1 : 0;
@@ -134,8 +154,12 @@ int cmd_attach(int argc, char **argv)
 
 /* ---- detach ---- */
 
-static const struct cli detach_cli = {
+static int detach_opt(void *st, int key, char *arg);
+static int detach_run(void *st, int sub, int argc, char **argv);
+
+const struct cli detach_cli = {
 	.cmd = "detach",
+	.summary = "unregister an algorithm (or --all)",
 	.synopsis = "ccload detach <algo> | --all",
 	.about = "Unregister, unpin, and remove its cgroup and TC programs.  Sockets already\n"
 		 "using it keep it until they close.",
@@ -146,27 +170,32 @@ static const struct cli detach_cli = {
 			  "); CCs others registered stay; succeeds when there is none" },
 			{ 0 },
 		},
+	.args = (const struct cli_args[]){ { 0, 1, { ARG_ALGO } } },
+	.state_size = sizeof(int), /* --all */
+	.opt = detach_opt,
+	.run = detach_run,
 };
 
-int cmd_detach(int argc, char **argv)
+static int detach_opt(void *st, int key, char *arg)
 {
-	int all = 0, c, err;
+	(void)arg;
+	*(int *)st = key == 'a'; /* its one option */
+	return 0;
+}
 
-	while ((c = cli_getopt(&detach_cli, -1, argc, argv)) != -1) {
-		switch (c) {
-		case 'a': all = 1; break;
-		case 'h': return 0;
-		default: cli_usage(&detach_cli, stderr); return 2;
-		}
-	}
-	if (all == (optind < argc) || argc - optind > 1) {
+static int detach_run(void *st, int sub, int argc, char **argv)
+{
+	int all = *(int *)st, err;
+
+	(void)sub;
+	if (all == (argc > 0)) {
 		cli_usage(&detach_cli, stderr);
 		return 2;
 	}
-	if (!all && !parse_cc_name_ok(argv[optind])) {
+	if (!all && !parse_cc_name_ok(argv[0])) {
 		pr_warn("'%s' is not a congestion control name (1 to 15 of A-Z a-z 0-9 _ - ., "
 			"not starting with '.')\n",
-			argv[optind]);
+			argv[0]);
 		return 2;
 	}
 	if (attach_env_check())
@@ -177,26 +206,29 @@ int cmd_detach(int argc, char **argv)
 			printf("nothing to detach\n");
 		return err < 0 ? 1 : 0;
 	}
-	err = algo_detach(argv[optind]);
+	err = algo_detach(argv[0]);
 	if (err == -ENOENT) {
-		pr_warn("%s is not registered%s\n", argv[optind],
-			algo_find(argv[optind]) ? "" : " (and is not a ccsuite algorithm)");
-		return algo_find(argv[optind]) ? 1 : 2;
+		pr_warn("%s is not registered%s\n", argv[0],
+			algo_find(argv[0]) ? "" : " (and is not a ccsuite algorithm)");
+		return algo_find(argv[0]) ? 1 : 2;
 	}
 	return err ? 1 : 0;
 }
 
 /* ---- list ---- */
 
-static const struct cli list_cli = {
+static int list_run(void *st, int sub, int argc, char **argv);
+
+const struct cli list_cli = {
 	.cmd = "list",
+	.summary = "algorithms, whether registered, flows using them, tunables",
 	.synopsis = "ccload list",
 	.about = "Every algorithm ccsuite ships: registered or not, the struct_ops map id,\n"
 		 "flows using it now (flows_init - flows_release since it was attached), its\n"
 		 "cgroup and TC programs (and where they are attached), its iterators, the maps\n"
 		 "attach pins (and which a tunable sizes), its own command, and its tunables\n"
 		 "with current values (defaults when not registered).",
-	.opts = (const struct cli_opt[]){ { 0 } },
+	.run = list_run,
 };
 
 struct id_ctx {
@@ -305,9 +337,9 @@ static void list_maps(const struct algo *a)
 static void list_process(const struct algo *a)
 {
 	if (a->cmd)
-		printf("    own command: ccload %s\n", a->cmd);
+		printf("    own command: ccload %s\n", a->cmd->cmd);
 	if (a->needs_process && a->cmd)
-		printf("    needs a running process (ccload %s run)\n", a->cmd);
+		printf("    needs a running process (ccload %s run)\n", a->cmd->cmd);
 	else if (a->needs_process)
 		printf("    needs a running process\n");
 }
@@ -347,23 +379,16 @@ static void list_obj_ccs(const char *def)
 		closedir(d);
 }
 
-int cmd_list(int argc, char **argv)
+static int list_run(void *st, int sub, int argc, char **argv)
 {
 	const struct algo *a;
 	char def[64];
 	size_t i;
-	int c;
 
-	while ((c = cli_getopt(&list_cli, -1, argc, argv)) != -1) {
-		if (c == 'h')
-			return 0;
-		cli_usage(&list_cli, stderr);
-		return 2;
-	}
-	if (optind < argc) {
-		cli_usage(&list_cli, stderr);
-		return 2;
-	}
+	(void)st;
+	(void)sub;
+	(void)argc;
+	(void)argv;
 	if (need_root() || need_btf())
 		return 1;
 	if (read_line(SYSCTL_CC, def, sizeof(def)) < 0)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +12,6 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "opts.h"
 #include "stats_map.h"
 #include "log.h"
 #include "parse.h"
@@ -142,8 +140,17 @@ static int report(enum fmt fmt, const char *only)
 	return n;
 }
 
-static const struct cli stats_cli = {
+struct stats_args {
+	enum fmt fmt;
+	uint64_t watch;
+};
+
+static int stats_opt(void *st, int key, char *arg);
+static int stats_run(void *st, int sub, int argc, char **argv);
+
+const struct cli stats_cli = {
 	.cmd = "stats",
+	.summary = "counters as a table, JSON or Prometheus text",
 	.synopsis = "ccload stats [<algo>] [--json | --prom] [--watch SECONDS]",
 	.about = "Counters of attached algorithms (all of them without <algo>).",
 	.opts =
@@ -154,36 +161,38 @@ static const struct cli stats_cli = {
 			  "repeat every S seconds (JSON: one object per line)" },
 			{ 0 },
 		},
+	.args = (const struct cli_args[]){ { 0, 1, { ARG_ALGO } } },
+	.state_size = sizeof(struct stats_args),
+	.opt = stats_opt,
+	.run = stats_run,
 };
 
-int cmd_stats(int argc, char **argv)
+static int stats_opt(void *st, int key, char *arg)
 {
-	enum fmt fmt = FMT_TABLE;
-	uint64_t watch = 0;
-	const char *only = NULL;
-	int c;
+	struct stats_args *a = st;
 
-	while ((c = cli_getopt(&stats_cli, -1, argc, argv)) != -1) {
-		switch (c) {
-		case 'j': fmt = FMT_JSON; break;
-		case 'p': fmt = FMT_PROM; break;
-		case 'w':
-			if (parse_u64(optarg, &watch) || !watch || watch > 3600) {
-				pr_warn("--watch: '%s' is not a number of seconds in [1, 3600]\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h': return 0;
-		default: cli_usage(&stats_cli, stderr); return 2;
+	switch (key) {
+	case 'j': a->fmt = FMT_JSON; break;
+	case 'p': a->fmt = FMT_PROM; break;
+	case 'w':
+		if (parse_u64(arg, &a->watch) || !a->watch || a->watch > 3600) {
+			pr_warn("--watch: '%s' is not a number of seconds in [1, 3600]\n", arg);
+			return 2;
 		}
+		break;
+	default: return 2;
 	}
-	if (optind < argc)
-		only = argv[optind++];
-	if (optind < argc) {
-		pr_warn("stats: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	return 0;
+}
+
+static int stats_run(void *st, int sub, int argc, char **argv)
+{
+	const struct stats_args *a = st;
+	enum fmt fmt = a->fmt;
+	uint64_t watch = a->watch;
+	const char *only = argc ? argv[0] : NULL;
+
+	(void)sub;
 	if (need_root())
 		return 1;
 	if (only && !algo_find(only) && access(PIN_ROOT, F_OK) == 0) {

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <sched.h>
@@ -25,7 +24,6 @@
 #include "log.h"
 #include "parse.h"
 #include "netns.h"
-#include "opts.h"
 #include "util.h"
 #include "switch.h"
 #include "switch.skel.h"
@@ -45,8 +43,20 @@ _Static_assert(SW_EMU_FRAME == FP_FRAME_WIRE, "the switch and bpf_flashpass agre
 
 enum { SW_ATTACH, SW_DETACH, SW_STATS };
 
-static const struct cli switch_cli = {
+/* What the command line asks of the switch. */
+struct switch_args {
+	struct sw_config c; /* attach */
+	const char *netns;
+	int json, reset;   /* stats */
+	uint64_t interval; /* stats: ms, 0 for none */
+};
+
+static int switch_opt(void *st, int ch, char *arg);
+static int switch_run(void *st, int sub, int argc, char **argv);
+
+const struct cli switch_cli = {
 	.cmd = "switch",
+	.summary = "the test network's switch program on a device",
 	.subs = (const char *const[]){ "attach", "detach", "stats", NULL },
 	.synopsis =
 		"ccload switch attach <dev> [options] [-n NETNS]\n"
@@ -73,7 +83,7 @@ static const struct cli switch_cli = {
 			  "FlashPass's emulation queue for UDP to PORT (bpf_flashpass's port "
 			  "tunable, 7190 by default): rate x 84/1622, 8 packets, Not-ECT dropped "
 			  "above 2" },
-			{ "netns", 'n', "NAME", SUB_ALL,
+			{ "netns", 'n', ARG_NETNS, SUB_ALL,
 			  "the device is in network namespace NAME" },
 			{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
 			{ "reset", 'R', NULL, SUB(SW_STATS),
@@ -82,6 +92,17 @@ static const struct cli switch_cli = {
 			  "sample the queue every MS ms, one JSON line each, until interrupted" },
 			{ 0 },
 		},
+	.args =
+		(const struct cli_args[]){
+			[SW_ATTACH] = { 1, 1, { ARG_DEV } },
+			[SW_DETACH] = { 1, 1, { ARG_DEV } },
+			[SW_STATS] = { 1, 1, { ARG_DEV } },
+		},
+	.state_size = sizeof(struct switch_args),
+	.defaults =
+		&(const struct switch_args){ .c = { .rate_bps = 100000000, .buffer = 100 << 10 } },
+	.opt = switch_opt,
+	.run = switch_run,
 };
 _Static_assert(SW_CLASSES == 4, "--class-limit's help names the classes");
 
@@ -446,14 +467,6 @@ out:
 	return err;
 }
 
-/* What the command line asks of the switch. */
-struct switch_args {
-	struct sw_config c; /* attach */
-	const char *netns;
-	int json, reset;   /* stats */
-	uint64_t interval; /* stats: ms, 0 for none */
-};
-
 static int parse_queue(const char *arg, struct sw_config *c)
 {
 	if (!strcmp(arg, "virtual")) {
@@ -484,10 +497,11 @@ static int parse_buffer_size(int ch, const char *arg, struct sw_config *c)
 	return 0;
 }
 
-/* Option @ch of any subcommand into @a: 0, or exit status 2 after a
- * message. */
-static int parse_switch_opt(int ch, char *arg, struct switch_args *a)
+/* Option @ch of any subcommand into @st, struct switch_args: 0, or exit
+ * status 2 after a message. */
+static int switch_opt(void *st, int ch, char *arg)
 {
+	struct switch_args *a = st;
 	struct sw_config *c = &a->c;
 	uint64_t v, k;
 
@@ -563,46 +577,19 @@ static int finish_config(struct sw_config *c)
 	return 0;
 }
 
-int cmd_switch(int argc, char **argv)
+static int switch_run(void *st, int sub, int argc, char **argv)
 {
-	struct switch_args a = { .c = { .rate_bps = 100000000, .buffer = 100 << 10 } };
-	const char *dev;
-	int ch, sub, err;
+	struct switch_args *a = st;
+	const char *dev = argv[0];
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_usage(&switch_cli, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = cli_sub(&switch_cli, argv[1]);
-	if (sub < 0)
+	(void)argc;
+	if (sub == SW_ATTACH && finish_config(&a->c))
 		return 2;
-	argc--; /* parse from the subcommand on */
-	argv++;
-	optind = 0;
-	while ((ch = cli_getopt(&switch_cli, sub, argc, argv)) != -1) {
-		if (ch == 'h')
-			return 0;
-		err = parse_switch_opt(ch, optarg, &a);
-		if (err)
-			return err;
-	}
-	if (optind >= argc) {
-		pr_warn("switch %s: which device?\n", switch_cli.subs[sub]);
-		return 2;
-	}
-	dev = argv[optind++];
-	if (sub == SW_ATTACH && finish_config(&a.c))
-		return 2;
-	if (optind < argc) {
-		pr_warn("switch %s: unexpected argument '%s'\n", switch_cli.subs[sub],
-			argv[optind]);
-		return 2;
-	}
 	if (need_root())
 		return 1;
 	if (sub == SW_ATTACH)
-		return switch_attach(dev, a.netns, &a.c);
+		return switch_attach(dev, a->netns, &a->c);
 	if (sub == SW_DETACH)
-		return switch_detach(dev, a.netns);
-	return switch_stats(dev, a.netns, a.json, a.reset, (unsigned int)a.interval);
+		return switch_detach(dev, a->netns);
+	return switch_stats(dev, a->netns, a->json, a->reset, (unsigned int)a->interval);
 }

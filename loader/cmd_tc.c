@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ccload tc: an attached algorithm's TC roles on devices (lib/tcrole.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "attach.h"
 #include "cmds.h"
 #include "log.h"
-#include "opts.h"
 #include "registry.h"
 #include "tcrole.h"
 #include "util.h"
 
 enum { TC_ATTACH, TC_DETACH, TC_LIST };
 
-static const struct cli tc_cli = {
+static int tc_opt(void *st, int key, char *arg);
+static int tc_run(void *st, int sub, int argc, char **argv);
+
+const struct cli tc_cli = {
 	.cmd = "tc",
+	.summary = "an attached algorithm's TC programs on devices",
 	.subs = (const char *const[]){ "attach", "detach", "list", NULL },
 	.synopsis = "ccload tc attach <dev> <role> [-n NETNS]\n"
 		    "       ccload tc detach <dev> <role> [-n NETNS]\n"
@@ -26,10 +28,19 @@ static const struct cli tc_cli = {
 		 "algorithm removes them too.  The test network's switch is ccload switch.",
 	.opts =
 		(const struct cli_opt[]){
-			{ "netns", 'n', "NAME", SUB(TC_ATTACH) | SUB(TC_DETACH),
+			{ "netns", 'n', ARG_NETNS, SUB(TC_ATTACH) | SUB(TC_DETACH),
 			  "the device is in network namespace NAME" },
 			{ 0 },
 		},
+	.args =
+		(const struct cli_args[]){
+			[TC_ATTACH] = { 2, 2, { ARG_DEV, ARG_ROLE } },
+			[TC_DETACH] = { 2, 2, { ARG_DEV, ARG_ROLE } },
+			[TC_LIST] = { 0, 0, { NULL } },
+		},
+	.state_size = sizeof(const char *), /* -n */
+	.opt = tc_opt,
+	.run = tc_run,
 };
 
 static int print_rec(const struct tc_rec *r, void *ctx)
@@ -43,47 +54,30 @@ static int print_rec(const struct tc_rec *r, void *ctx)
 	return 0;
 }
 
-int cmd_tc(int argc, char **argv)
+static int tc_opt(void *st, int key, char *arg)
 {
-	struct tc_place p = {};
-	const struct algo *a;
-	int c, sub, err;
-	size_t i;
+	(void)key; /* its one option, -n */
+	*(const char **)st = arg;
+	return 0;
+}
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_usage(&tc_cli, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = cli_sub(&tc_cli, argv[1]);
-	if (sub < 0)
-		return 2;
-	argc--;
-	argv++;
-	optind = 0;
-	while ((c = cli_getopt(&tc_cli, sub, argc, argv)) != -1) {
-		switch (c) {
-		case 'n': p.netns = optarg; break;
-		case 'h': return 0;
-		default: return 2;
-		}
-	}
+static int tc_run(void *st, int sub, int argc, char **argv)
+{
+	struct tc_place p = { .netns = *(const char **)st };
+	const struct algo *a;
+	size_t i;
+	int err;
+
+	(void)argc;
 	if (sub == TC_LIST) {
-		if (optind != argc) {
-			cli_usage(&tc_cli, stderr);
-			return 2;
-		}
 		if (need_root())
 			return 1;
 		for (i = 0; (a = algo_at(i)); i++)
 			tc_role_for_each(a, print_rec, (void *)a);
 		return 0;
 	}
-	if (argc - optind != 2) {
-		cli_usage(&tc_cli, stderr);
-		return 2;
-	}
-	p.dev = argv[optind];
-	p.role = argv[optind + 1];
+	p.dev = argv[0];
+	p.role = argv[1];
 	a = algo_of_tc_role(p.role);
 	if (!a) {
 		pr_warn("no algorithm has a TC role '%s' (ccload list shows them)\n", p.role);

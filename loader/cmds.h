@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ccload's commands: the front end over the library in loader/lib/. */
+/*
+ * ccload's generic commands, the front end over the library in
+ * loader/lib/ (cli.h); an algorithm's own command is in its registry
+ * entry (loader/algos/<algo>.c).
+ */
 #ifndef CCLOAD_CMDS_H
 #define CCLOAD_CMDS_H
 
-int cmd_list(int argc, char **argv); /* cmd_cc.c */
-int cmd_attach(int argc, char **argv);
-int cmd_detach(int argc, char **argv);
-int cmd_stats(int argc, char **argv);	  /* cmd_stats.c */
-int cmd_switch(int argc, char **argv);	  /* cmd_switch.c */
-int cmd_tc(int argc, char **argv);	  /* cmd_tc.c */
-int cmd_task(int argc, char **argv);	  /* cmd_task.c */
-int cmd_flashpass(int argc, char **argv); /* cmd_flashpass.c */
-int cmd_lia(int argc, char **argv);	  /* cmd_mptcp.c */
-int cmd_ppqd(int argc, char **argv);
+#include "cli.h"
+
+extern const struct cli list_cli; /* cmd_cc.c */
+extern const struct cli attach_cli;
+extern const struct cli detach_cli;
+extern const struct cli stats_cli;  /* cmd_stats.c */
+extern const struct cli switch_cli; /* cmd_switch.c */
+extern const struct cli tc_cli;	    /* cmd_tc.c */
+
+/* ccload --man and --completion (doc.c): from @cmds (the generic ones)
+ * and the registry's algorithms and their commands. */
+int doc_man(FILE *f, const struct cli *const *cmds, size_t n);
+int doc_completion(FILE *f, const struct cli *const *cmds, size_t n);
 
 #endif

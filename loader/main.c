@@ -1,49 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ccload: attach ccsuite's congestion controls and read their stats. */
-#include <getopt.h>
+/*
+ * ccload: attach ccsuite's congestion controls and read their stats.
+ *
+ * The generic commands are the table below; every other command is an
+ * algorithm's own (struct algo's cmd, loader/algos/<algo>.c), found in the
+ * registry.  Each runs through cli_main() (cli.h).
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmds.h"
 #include "log.h"
+#include "registry.h"
 #include "util.h"
 
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
+static const struct cli *const cmds[] = {
+	&list_cli, &attach_cli, &detach_cli, &stats_cli, &switch_cli, &tc_cli,
 };
 
-static const struct cmd cmds[] = {
-	{ "list", cmd_list, "algorithms, whether registered, flows using them, tunables" },
-	{ "attach", cmd_attach, "load and register an algorithm (stays after exit)" },
-	{ "detach", cmd_detach, "unregister an algorithm (or --all)" },
-	{ "stats", cmd_stats, "counters as a table, JSON or Prometheus text" },
-	{ "switch", cmd_switch, "the test network's switch program on a device" },
-	{ "tc", cmd_tc, "an attached algorithm's TC programs on devices" },
-	{ "task", cmd_task, "bpf_tldct's tasks: set a socket's task, show the task tables" },
-	{ "flashpass", cmd_flashpass,
-	  "bpf_flashpass's emulation pacer (run) and credit ledgers (flows)" },
-	{ "lia", cmd_lia, "bpf_lia's coupled MPTCP connections (conns)" },
-	{ "ppqd", cmd_ppqd,
-	  "bpf_ppqd's connections (conns) and RTT smoothing per subflow (flows)" },
-};
+static const struct cli *find_cmd(const char *name)
+{
+	const struct algo *a = algo_of_cmd(name);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i]->cmd, name))
+			return cmds[i];
+	return a ? a->cmd : NULL;
+}
 
 static void usage(FILE *f)
 {
+	const struct algo *a;
 	size_t i;
 
 	fprintf(f, "Usage: ccload [-v|-q] <command> [options]   (ccload <command> --help)\n\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "  %-8s %s\n", cmds[i]->cmd, cmds[i]->summary);
+	for (i = 0; (a = algo_at(i)); i++)
+		if (a->cmd)
+			fprintf(f, "  %-8s %s\n", a->cmd->cmd, a->cmd->summary);
 	fprintf(f, "\n  -v, --verbose  libbpf's messages and whole verifier logs\n"
 		   "  -q, --quiet    errors only\n");
 }
 
 int main(int argc, char **argv)
 {
+	const struct cli *c;
 	int i = 1;
-	size_t c;
 
 	log_level = LOG_INFO;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -54,6 +58,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--man")) { /* make man: build/ccload.8 */
+			return doc_man(stdout, cmds, ARRAY_SIZE(cmds));
+		} else if (!strcmp(argv[i], "--completion")) { /* build/ccload.bash-completion */
+			return doc_completion(stdout, cmds, ARRAY_SIZE(cmds));
 		} else {
 			pr_warn("unknown option '%s'\n", argv[i]);
 			usage(stderr);
@@ -65,13 +73,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_init_libbpf();
-	for (c = 0; c < ARRAY_SIZE(cmds); c++) {
-		if (strcmp(argv[i], cmds[c].name))
-			continue;
-		optind = 0; /* each command parses its own options */
-		return cmds[c].fn(argc - i, argv + i);
+	c = find_cmd(argv[i]);
+	if (!c) {
+		pr_warn("unknown command '%s'\n", argv[i]);
+		usage(stderr);
+		return 2;
 	}
-	pr_warn("unknown command '%s'\n", argv[i]);
-	usage(stderr);
-	return 2;
+	return cli_main(c, argc - i, argv + i);
 }

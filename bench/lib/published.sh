@@ -38,9 +38,9 @@ PUB_TABLES='
 accuracy.json                      accuracy         test/net/topo.sh bench/delayline.c tc/switch.*
 bbr/parity.json                    bbr-parity       bpf/bbr.bpf.c bpf/bbr.h bpf/lib
 cpucost/*.json                     cpucost          bpf tc bench/twins
-flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/cmd_flashpass.c
-flashpass/*.json                   -                bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/cmd_flashpass.c
-flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/cmd_flashpass.c
+flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
+flashpass/*.json                   -                bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
+flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 mptcp-baseline/mptcp-baseline.json .md              test/net/topo.sh bench/lib/bulkflows.py
 ppqd-paper/ppqd-paper.json         .md              bpf/ppqd* bpf/lia* bpf/lib
 tldct/tldct.json                   tldct-paper      bpf/tldct* bpf/dctcp* bpf/lib

@@ -21,9 +21,9 @@
  *		X(P, ID, name, COUNTER, "help") ...
  *
  * CCS_STAT_ENUM makes the enum the BPF side counts with (P##_STAT_ID),
- * and loader/lib/registry.c makes the names ccload shows from the same list,
- * so a slot and its name cannot drift apart.  Kinds: COUNTER (summed over
- * CPUs), GAUGE (the largest over CPUs).
+ * and the registry entry (loader/algos/<algo>.c) makes the names ccload
+ * shows from the same list, so a slot and its name cannot drift apart.
+ * Kinds: COUNTER (summed over CPUs), GAUGE (the largest over CPUs).
  */
 #define CCS_STAT_ENUM(P, id, name, kind, help) P##_STAT_##id,
 

@@ -7,10 +7,10 @@
  *
  * The BPF object declares each as a `const volatile` in .rodata with its
  * default (CCS_TUNABLE_RODATA), ccload writes it between open and load,
- * and loader/lib/registry.c makes the entries ccload parses and lists from the
- * same list, so a tunable cannot be missing from .rodata.  KIND: UINT,
- * BOOL (0/1), SIZE (bytes), RATE (bit/s), TIME (ns); RATE and TIME are
- * 64-bit, the others 32-bit.
+ * and the registry entries (loader/algos/<algo>.c) that ccload parses and
+ * lists are made from the same list, so a tunable cannot be missing from
+ * .rodata.  KIND: UINT, BOOL (0/1), SIZE (bytes), RATE (bit/s), TIME (ns);
+ * RATE and TIME are 64-bit, the others 32-bit.
  */
 #ifndef CCSUITE_TUNABLES_H
 #define CCSUITE_TUNABLES_H

@@ -4,8 +4,9 @@
  * sendmmsg() on raw sockets (IPv4 and IPv6, one of each per sender
  * namespace) carries every flow's emulation packets, the rate control
  * is plain C beside the unit-tested arithmetic, and the
- * kernel side stays a reflector and two counters; bench/README.md gives
- * its CPU cost per packet and the highest rate it sustains here.
+ * kernel side stays a reflector and two counters.  docs/flashpass.md
+ * ("What it costs") and bench/published/flashpass-pacer/ give its CPU
+ * cost per packet and the rates it sustains.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -814,10 +815,10 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
  * r_max, at the times their emulation packets left, which bunch, and the
  * pacer, sharing two cores with the data's softirqs, misses slots; at
  * r_max every slot missed was lost for good and put a flow's segments
- * one credit behind their times, up to seconds (bench/README.md, "The
- * releases fell behind").  A release more than rel_expire_ns late
- * expires instead (its credit with it: fp_expire_before()), which bounds
- * the backlog a catch-up sends.  Measured with 20 flows: 100 % lost 4-5
+ * one credit behind their times, up to seconds (docs/flashpass.md,
+ * "Late releases expire"; ccload flashpass flows shows it as lag).  A
+ * release more than rel_expire_ns late expires instead (its credit with
+ * it: fp_expire_before()), which bounds the backlog a catch-up sends.  Measured with 20 flows: 100 % lost 4-5
  * points of the link to expiries, 125-150 % dropped no more than 100 %
  * without expiry, 200 % and more dropped scheduled data in most runs.
  */

@@ -44,8 +44,8 @@ struct pacer_opts {
  * queue takes about 1.4 times the expiry of the link's time (a 1.5-fold
  * catch-up of releases due at 0.95 of it) on top of what the stall held
  * in the senders' links.  At 2 ms that overran the 30 KB buffer (2.4 ms);
- * 1 ms leaves room, and few releases are that late (bench/README.md,
- * "Late releases").
+ * 1 ms leaves room, and few releases are that late (docs/flashpass.md,
+ * "Late releases expire"; the pacer's report counts them).
  */
 #define PACER_REL_EXPIRE 1000000ULL
 

@@ -9,16 +9,20 @@
  * iterator programs (each over one of its maps, pinned); the
  * tunables ccload accepts and the names of its stats slots (both
  * generated from the lists in bpf/<algo>.h); whether it needs a
- * running process beside the kernel; and its own ccload command.  Every
- * map of the object is pinned under PIN_ROOT/<name>/.  A tunable is a
+ * running process beside the kernel; and its own ccload command (cli.h),
+ * which ccload dispatches to through the registry.  Every map of the
+ * object is pinned under PIN_ROOT/<name>/.  A tunable is a
  * `const volatile` variable of the same name in the object's .rodata.
  * An object's `const volatile` CCS_SECRET_VAR in .rodata, if it has one
  * (any size), is filled from getrandom(2) at each attach: a key its
  * programs hold, readable only by who may read its maps (bpf_tldct's wire
  * ids).
  *
- * An in-tree algorithm is its bpf/<algo>.bpf.c (and bpf/<algo>.h), its
- * word in the Makefile's ALGOS, and its entry algo_<algo> in registry.c.
+ * An in-tree algorithm is its bpf/<algo>.bpf.c and bpf/<algo>.h, and one
+ * registry file, loader/algos/<algo>.c: its entry `algo_<algo>` and the
+ * code of its own command, if it has one; its word in the Makefile's
+ * ALGOS lists it.  Another program adds one of its own with algo_add()
+ * (test/kern/ccsdummy.c).
  */
 #ifndef CCLOAD_REGISTRY_H
 #define CCLOAD_REGISTRY_H
@@ -28,6 +32,8 @@
 #include <stdint.h>
 
 #define CCS_SECRET_VAR "ccs_secret"
+
+struct cli; /* cli.h */
 
 enum tunable_kind {
 	TUN_UINT, /* plain integer */
@@ -94,8 +100,8 @@ struct algo {
 	size_t n_tc_roles;
 	/* a process must run beside the kernel side (ccload <cmd> run) */
 	bool needs_process;
-	/* its own ccload command (main.c), NULL when it has none */
-	const char *cmd;
+	/* its own ccload command, `ccload <cmd->cmd> ...`; NULL: none */
+	const struct cli *cmd;
 };
 
 /* Names of the common slots (bpf/lib/stats.h). */
@@ -124,6 +130,8 @@ const struct algo *algo_at(size_t i); /* NULL past the last */
 const struct tc_role *algo_tc_role(const struct algo *a, const char *role);
 /* The algorithm with TC role @role (role names are unique in the registry). */
 const struct algo *algo_of_tc_role(const char *role);
+/* The algorithm whose own command is @cmd ("task"), NULL if none. */
+const struct algo *algo_of_cmd(const char *cmd);
 const struct tunable *algo_tunable(const struct algo *a, const char *name);
 
 /* Parse @text for @t into @out; on error print one line and return < 0. */

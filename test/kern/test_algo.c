@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An algorithm with a struct_ops map and a TC role is its .bpf.c and one
- * registry entry: bpf_ccsdummy (ccsdummy.bpf.c) added to the registry by
- * this program, which links the loader library as any other program
- * would, attached with its TC role, carrying TCP over loopback in a
- * network namespace of its own, then detached.
+ * registry file: bpf_ccsdummy (ccsdummy.bpf.c, ccsdummy.c) added to the
+ * registry by this program, which links the loader library as any other
+ * program would, attached with its TC role, carrying TCP over loopback in
+ * a network namespace of its own, then detached; and its own command,
+ * found and run through the registry as ccload runs an algorithm's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,10 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "attach.h"
+#include "cli.h"
 #include "kcc.h"
 #include "log.h"
 #include "obj.h"
@@ -37,30 +40,8 @@
 
 #define CC "bpf_ccsdummy"
 
-/* ---- the registry entry: all an algorithm takes besides its .bpf.c ---- */
-
-DUMMY_TUNABLES(TUNABLE_CHECK)
-static const struct tunable dummy_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
-							 DUMMY_TUNABLES(TUNABLE_DESC) };
-static const struct stat_desc dummy_stats[] = { DUMMY_STATS(STAT_DESC, DUMMY) };
-_Static_assert(ARRAY_SIZE(dummy_stats) == DUMMY_STAT_MAX - CCS_STAT_ALGO, "name every dummy stat");
-_Static_assert(DUMMY_STAT_MAX <= CCS_STAT_MAX, "bpf_ccsdummy has more stats than slots");
-static const struct tc_role dummy_roles[] = {
-	{ "ccsdummy-count", "dummy_count", TC_EGRESS, "counts TCP packets out" },
-};
-static const struct algo algo_dummy = {
-	.name = CC,
-	.summary = "test only: Reno, and a TC role that counts",
-	.elf_bytes = ccsdummy_bpf__elf_bytes,
-	.tunables = dummy_tunables,
-	.n_tunables = ARRAY_SIZE(dummy_tunables),
-	.stats = dummy_stats,
-	.n_stats = ARRAY_SIZE(dummy_stats),
-	.tc_roles = dummy_roles,
-	.n_tc_roles = ARRAY_SIZE(dummy_roles),
-};
-
-/* ---- */
+/* its registry file, all an algorithm takes besides its .bpf.c and .h */
+extern const struct algo algo_ccsdummy; /* ccsdummy.c */
 
 static void lo_up(void)
 {
@@ -122,10 +103,10 @@ static void transfer(size_t bytes, char name[16])
 
 static size_t tunable_index(const char *name)
 {
-	const struct tunable *t = algo_tunable(&algo_dummy, name);
+	const struct tunable *t = algo_tunable(&algo_ccsdummy, name);
 
 	cr_assert(t, "no tunable %s in the entry", name);
-	return (size_t)(t - dummy_tunables);
+	return (size_t)(t - algo_ccsdummy.tunables);
 }
 
 static int count_rec(const struct tc_rec *r, void *ctx)
@@ -139,38 +120,38 @@ static int live_recs(void)
 {
 	int n = 0;
 
-	tc_role_for_each(&algo_dummy, count_rec, &n);
+	tc_role_for_each(&algo_ccsdummy, count_rec, &n);
 	return n;
 }
 
 Test(algo, struct_ops_and_tc_role_from_one_entry)
 {
-	struct tunable_set set = { .t = algo_tunable(&algo_dummy, "step"), .v = 100 };
+	struct tunable_set set = { .t = algo_tunable(&algo_ccsdummy, "step"), .v = 100 };
 	struct tc_place place = { .role = "ccsdummy-count", .dev = "lo" };
 	struct tc_place bad = { .role = "nosuch", .dev = "lo" };
 	struct attach_opts o = {
-		.algo = &algo_dummy, .sets = &set, .n_sets = 1, .tc = &place, .n_tc = 1
+		.algo = &algo_ccsdummy, .sets = &set, .n_sets = 1, .tc = &place, .n_tc = 1
 	};
 	struct ccs_stats s1, s2;
 	char name[16] = "", dir[256];
-	uint64_t cur[ARRAY_SIZE(dummy_tunables)], def[ARRAY_SIZE(dummy_tunables)];
+	uint64_t cur[ALGO_TUNABLES_MAX], def[ALGO_TUNABLES_MAX];
 
 	cr_assert(set.t);
 	log_level = LOG_WARN;
 	log_init_libbpf();
 	cr_assert(!unshare(CLONE_NEWNET), "unshare: %s", strerror(errno));
 	lo_up();
-	cr_assert(!algo_add(&algo_dummy));
-	cr_assert_eq(algo_add(&algo_dummy), -EEXIST);
-	cr_assert_eq(algo_of_tc_role("ccsdummy-count"), &algo_dummy);
-	cr_assert_eq(tc_place_check(&algo_dummy, &bad), -EINVAL);
+	cr_assert(!algo_add(&algo_ccsdummy));
+	cr_assert_eq(algo_add(&algo_ccsdummy), -EEXIST);
+	cr_assert_eq(algo_of_tc_role("ccsdummy-count"), &algo_ccsdummy);
+	cr_assert_eq(tc_place_check(&algo_ccsdummy, &bad), -EINVAL);
 	cr_assert(!attach_env_check());
 	algo_detach(CC); /* what an earlier run may have left */
 
 	cr_assert(!algo_attach(&o));
 	cr_assert(cc_registered(CC));
 	/* every tunable of the entry is in .rodata: the common ones too */
-	cr_assert(!algo_tunables_read(&algo_dummy, cur, def));
+	cr_assert(!algo_tunables_read(&algo_ccsdummy, cur, def));
 	cr_assert_eq(cur[tunable_index("stats")], 1);
 	cr_assert_eq(cur[tunable_index("step")], 100);
 	cr_assert_eq(live_recs(), 1);
@@ -185,10 +166,10 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 	cr_assert_eq(s1.v[DUMMY_STAT_PKTS] % 100, 0);
 
 	/* the role again, loaded on the pins: same stats map, same .rodata */
-	cr_assert(!tc_role_detach(&algo_dummy, &place));
+	cr_assert(!tc_role_detach(&algo_ccsdummy, &place));
 	cr_assert_eq(live_recs(), 0);
-	cr_assert_eq(tc_role_detach(&algo_dummy, &place), -ENOENT);
-	cr_assert(!tc_role_attach(&algo_dummy, NULL, &place));
+	cr_assert_eq(tc_role_detach(&algo_ccsdummy, &place), -ENOENT);
+	cr_assert(!tc_role_attach(&algo_ccsdummy, NULL, &place));
 	cr_assert_eq(live_recs(), 1);
 	transfer(1 << 20, name);
 	cr_assert(!stats_read_pinned(CC, &s2));
@@ -210,4 +191,24 @@ Test(algo, struct_ops_and_tc_role_from_one_entry)
 		cr_assert(!fgets(line, sizeof(line), f), "left on lo: %s", line);
 		pclose(f);
 	}
+}
+
+/* ccload's dispatch of an algorithm's command: no kernel in it */
+Test(algo, own_command_through_the_registry, .init = cr_redirect_stdout)
+{
+	char *hello[] = { "ccsdummy", "hello", "--step", "7", NULL };
+	char *bad[] = { "ccsdummy", "hello", "--step", "101", NULL };
+	char *extra[] = { "ccsdummy", "hello", "there", NULL };
+	const struct algo *a;
+
+	log_level = LOG_WARN;
+	cr_assert_null(algo_of_cmd("ccsdummy"));
+	cr_assert(!algo_add(&algo_ccsdummy));
+	a = algo_of_cmd("ccsdummy");
+	cr_assert_eq(a, &algo_ccsdummy);
+	cr_assert_eq(cli_main(a->cmd, 4, hello), 0);
+	cr_assert_eq(cli_main(a->cmd, 4, bad), 2, "101 is out of the step tunable's range");
+	cr_assert_eq(cli_main(a->cmd, 3, extra), 2, "hello takes no operand");
+	fflush(stdout);
+	cr_assert_stdout_eq_str("hello from " CC ": its TC role would add 7 to pkts per packet\n");
 }

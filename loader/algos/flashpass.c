@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * bpf_flashpass's registry entry (registry.h) and its own command:
+ *
  * ccload flashpass run    the emulation pacer in the foreground; attaches
  *                         bpf_flashpass and the TC roles it is given, and
  *                         removes what it attached when it stops
@@ -7,7 +9,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,8 +19,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "cmds.h"
-#include "opts.h"
+#include "cli.h"
 #include "attach.h"
 #include "kcc.h"
 #include "log.h"
@@ -31,6 +31,9 @@
 #include "registry.h"
 #include "tcrole.h"
 #include "util.h"
+#include "flashpass.h"
+#include "flashpass.skel.h"
+#include "flashpass.pre610.skel.h"
 
 #define FP_NAME	  "bpf_flashpass"
 #define MAX_SETS  16
@@ -41,8 +44,35 @@
 
 enum { FP_RUN, FP_FLOWS };
 
+/* What the command line asks of run (and of flows: json). */
+struct fp_args {
+	struct pacer_opts po;
+	struct tunable_set sets[MAX_SETS];
+	struct tc_place tc[MAX_ROLES];
+	struct attach_opts ao; /* its sets and tc are the arrays above */
+	int json;
+};
+
+static const struct fp_args fp_defaults = {
+	.po = { .link_bps = 100000000ULL,
+		.scan_us = 2000,
+		.rt_priority = 10,
+		.rel_expire_ns = PACER_REL_EXPIRE,
+		.jitter_pct = 90,
+		.rc = { .max_loss = 102,
+			.min_loss = 102,
+			.w_min = 8,
+			.w_max = 64,
+			.settle = 1,
+			.start = FP_ONE / 4 } },
+};
+
+static int fp_opt(void *st, int ch, char *arg);
+static int fp_run(void *st, int sub, int argc, char **argv);
+
 static const struct cli fp_cli = {
 	.cmd = "flashpass",
+	.summary = "bpf_flashpass's emulation pacer (run) and credit ledgers (flows)",
 	.subs = (const char *const[]){ "run", "flows", NULL },
 	.synopsis =
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
@@ -74,34 +104,38 @@ static const struct cli fp_cli = {
 			{ "start", 'a', "N", SUB(FP_RUN),
 			  "rate control: a new flow's emulation rate, 1/1024 of the highest, "
 			  "doubled each RTT until its first decrease (default 256; 1024: the "
-			  "paper's, which 20 flows starting together pay in drops: "
-			  "bench/README.md)" },
+			  "paper's, with which N flows starting together send N times what the "
+			  "emulation queue takes: docs/flashpass.md)" },
 			{ "settle", 'S', NULL, SUB(FP_RUN),
 			  "rate control: after a change, measure only the new rate's packets "
 			  "(the default)" },
 			{ "no-settle", 'U', NULL, SUB(FP_RUN),
 			  "rate control: measure every interval from its start, the packets of "
-			  "the rate before a change too (20 flows at one RTT swing: "
-			  "bench/README.md)" },
+			  "the rate before a change too (flows whose intervals end together then "
+			  "decrease twice for one congestion)" },
 			{ "jitter", 'J', "PCT", SUB(FP_RUN),
 			  "each emulation gap drawn uniformly within PCT % of the rate's, 0-99 "
-			  "(default 90; 0: exact gaps, which let the fastest flow take the "
-			  "emulation queue: bench/README.md)" },
+			  "(default 90; 0: exact gaps, with which a flow paced near the emulation "
+			  "queue's whole rate takes the queue from the others)" },
 			{ "release-expiry", 'x', "TIME", SUB(FP_RUN),
 			  "release: a release the pacer would send later than this expires, "
 			  "its credit with it (default 1ms; a slow or emulated machine needs "
 			  "more)" },
-			{ "set", 's', "k=v", SUB(FP_RUN),
+			{ "set", 's', ARG_SET, SUB(FP_RUN),
 			  "a tunable of bpf_flashpass, when run attaches it" },
 			{ "non-restricted", 'N', NULL, SUB(FP_RUN),
 			  "when run attaches it: any namespace may make it its default" },
-			{ "tc", 't', "ROLE=DEV[@NETNS]", SUB(FP_RUN),
+			{ "tc", 't', ARG_TC, SUB(FP_RUN),
 			  "attach TC role ROLE on DEV for the run" },
-			{ "netns", 'n', "NAME", SUB(FP_RUN),
+			{ "netns", 'n', ARG_NETNS, SUB(FP_RUN),
 			  "send emulation packets from NAME (repeatable: one per sender)" },
 			{ "json", 'j', NULL, SUB(FP_FLOWS), "as JSON, one object per flow" },
 			{ 0 },
 		},
+	.state_size = sizeof(struct fp_args),
+	.defaults = &fp_defaults,
+	.opt = fp_opt,
+	.run = fp_run,
 };
 
 static volatile sig_atomic_t stop;
@@ -367,15 +401,6 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	return err ? 1 : 0;
 }
 
-/* What the command line asks of run (and of flows: json). */
-struct fp_args {
-	struct pacer_opts po;
-	struct tunable_set sets[MAX_SETS];
-	struct tc_place tc[MAX_ROLES];
-	struct attach_opts ao; /* its sets and tc are the arrays above */
-	int json;
-};
-
 /* A fraction in 1/1024: the rate control's loss targets and w, below 1
  * (w not 0: a flow could never increase again), and the start rate, up
  * to 1 (not 0: a flow would send nothing). */
@@ -426,10 +451,14 @@ static int parse_set(const struct algo *a, char *arg, struct fp_args *args)
 	return 0;
 }
 
-/* Option @ch into @args: 0, or exit status 2 after a message. */
-static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args *args)
+/* Option @ch into @st, struct fp_args: 0, or exit status 2 after a
+ * message. */
+static int fp_opt(void *st, int ch, char *arg)
 {
+	const struct algo *a = algo_find(FP_NAME);
+	struct fp_args *args = st;
 	struct pacer_opts *po = &args->po;
+
 	switch (ch) {
 	case 'r':
 		if (parse_rate(arg, &po->link_bps) || po->link_bps < 1000000ULL ||
@@ -483,47 +512,16 @@ static int parse_fp_opt(const struct algo *a, int ch, char *arg, struct fp_args 
 	return 0;
 }
 
-int cmd_flashpass(int argc, char **argv)
+static int fp_run(void *st, int sub, int argc, char **argv)
 {
-	const struct algo *a = algo_find(FP_NAME);
-	struct fp_args args = {
-		.po = { .link_bps = 100000000ULL,
-			.scan_us = 2000,
-			.rt_priority = 10,
-			.rel_expire_ns = PACER_REL_EXPIRE,
-			.jitter_pct = 90,
-			.rc = { .max_loss = 102,
-				.min_loss = 102,
-				.w_min = 8,
-				.w_max = 64,
-				.settle = 1,
-				.start = FP_ONE / 4 } },
-	};
-	struct pacer_opts *po = &args.po;
-	int ch, sub, err;
+	struct fp_args *args = st;
+	struct pacer_opts *po = &args->po;
 
-	args.ao = (struct attach_opts){ .algo = a, .sets = args.sets, .tc = args.tc };
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_usage(&fp_cli, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = cli_sub(&fp_cli, argv[1]);
-	if (sub < 0)
-		return 2;
-	argc--;
-	argv++;
-	optind = 0;
-	while ((ch = cli_getopt(&fp_cli, sub, argc, argv)) != -1) {
-		if (ch == 'h')
-			return 0;
-		err = parse_fp_opt(a, ch, optarg, &args);
-		if (err)
-			return err;
-	}
-	if (optind < argc) {
-		pr_warn("flashpass %s: unexpected argument '%s'\n", fp_cli.subs[sub], argv[optind]);
-		return 2;
-	}
+	(void)argc;
+	(void)argv;
+	args->ao.algo = algo_find(FP_NAME);
+	args->ao.sets = args->sets;
+	args->ao.tc = args->tc;
 	if (po->rc.w_min > po->rc.w_max) {
 		pr_warn("--w-min (%u) is above --w-max (%u)\n", po->rc.w_min, po->rc.w_max);
 		return 2;
@@ -536,11 +534,44 @@ int cmd_flashpass(int argc, char **argv)
 	if (need_root())
 		return 1;
 	if (sub == FP_FLOWS)
-		return flows(args.json);
+		return flows(args->json);
 	for (size_t i = 0; i < po->n_netns; i++)
 		if (!netns_exists(po->netns[i])) {
 			pr_warn("flashpass run: no network namespace '%s'\n", po->netns[i]);
 			return 2;
 		}
-	return run(a, po, &args.ao);
+	return run(args->ao.algo, po, &args->ao);
 }
+
+/* ---- the registry entry ---- */
+
+FP_TUNABLES(TUNABLE_CHECK)
+static const struct tunable fp_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC)
+						      FP_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc fp_stats[] = { FP_STATS(STAT_DESC, FP) };
+_Static_assert(ARRAY_SIZE(fp_stats) == FP_STAT_MAX - CCS_STAT_ALGO, "name every flashpass stat");
+_Static_assert(FP_STAT_MAX <= CCS_STAT_MAX, "bpf_flashpass has more stats than slots");
+
+static const struct tc_role fp_roles[] = {
+	{ "flashpass-sender", "fp_sender_out", TC_EGRESS,
+	  "sender: tags data scheduled (under a usable credit) or unscheduled, spends credits" },
+	{ "flashpass-credits", "fp_sender_in", TC_INGRESS,
+	  "sender: takes credits into the flows' ledgers and drops them" },
+	{ "flashpass-receiver", "fp_receiver", TC_INGRESS,
+	  "receiver: returns each emulation packet as a credit" },
+};
+
+const struct algo algo_flashpass = {
+	.name = FP_NAME,
+	.summary = "FlashPass: proactive credits from emulation packets, for shallow buffers",
+	.elf_bytes = flashpass_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = flashpass_pre610_bpf__elf_bytes,
+	.tunables = fp_tunables,
+	.n_tunables = ARRAY_SIZE(fp_tunables),
+	.stats = fp_stats,
+	.n_stats = ARRAY_SIZE(fp_stats),
+	.tc_roles = fp_roles,
+	.n_tc_roles = ARRAY_SIZE(fp_roles),
+	.needs_process = true,
+	.cmd = &fp_cli,
+};

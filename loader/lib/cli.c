@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+/* ccload's command skeleton and help texts (cli.h). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
+#include "cli.h"
 #include "log.h"
 
 #define MAX_OPTS 32
@@ -113,4 +115,75 @@ int cli_getopt(const struct cli *c, int sub, int argc, char **argv)
 		break;
 	}
 	return key;
+}
+
+const struct cli_args *cli_args_of(const struct cli *c, int sub)
+{
+	if (!c->args)
+		return NULL;
+	return &c->args[sub < 0 ? 0 : sub];
+}
+
+/* The operands' number against @sub's: 0, or 2 after a message. */
+static int check_args(const struct cli *c, int sub, int argc, char **argv)
+{
+	static const struct cli_args none;
+	const struct cli_args *a = cli_args_of(c, sub);
+	const char *sp = sub < 0 ? "" : " ", *sn = sub < 0 ? "" : c->subs[sub];
+	int i;
+
+	if (!a)
+		a = &none;
+	if (argc > a->max) {
+		pr_warn("%s%s%s: unexpected argument '%s'\n", c->cmd, sp, sn, argv[a->max]);
+		return 2;
+	}
+	if (argc >= a->min)
+		return 0;
+	pr_warn("%s%s%s: wants", c->cmd, sp, sn);
+	for (i = 0; i < a->min; i++)
+		fprintf(stderr, " %s", a->names[i]);
+	fprintf(stderr, " (ccload %s --help)\n", c->cmd);
+	return 2;
+}
+
+int cli_main(const struct cli *c, int argc, char **argv)
+{
+	int sub = -1, key, err = 0;
+	void *st;
+
+	if (c->subs) {
+		if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			cli_usage(c, argc < 2 ? stderr : stdout);
+			return argc < 2 ? 2 : 0;
+		}
+		sub = cli_sub(c, argv[1]);
+		if (sub < 0)
+			return 2;
+		argc--; /* parse from the subcommand on */
+		argv++;
+	}
+	st = calloc(1, c->state_size ? c->state_size : 1);
+	if (!st) {
+		pr_warn("%s: out of memory\n", c->cmd);
+		return 1;
+	}
+	if (c->defaults)
+		memcpy(st, c->defaults, c->state_size);
+	optind = 0;
+	while (!err && (key = cli_getopt(c, sub, argc, argv)) != -1) {
+		if (key == 'h') {
+			free(st);
+			return 0;
+		}
+		if (key == '?' && !c->subs)
+			cli_usage(c, stderr);
+		err = key == '?' || !c->opt ? 2 : c->opt(st, key, optarg);
+	}
+	if (!err)
+		err = check_args(c, sub, argc - optind, argv + optind);
+	if (!err)
+		err = c->run(st, sub, argc - optind, argv + optind);
+	free(st);
+	return err;
 }

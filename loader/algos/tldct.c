@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * bpf_tldct's registry entry (registry.h) and its own command:
+ *
  * ccload task set PID FD TASK   put another process's socket into a task
  * ccload task get PID FD        a socket's task and the receiver's view
  * ccload task list [--json]     the sender's and the receiver's task tables
@@ -9,7 +11,6 @@
  * task is the socket's cgroup's (bpf/tldct.h, "Tenants"), not ccload's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,20 +20,27 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 
-#include "cmds.h"
-#include "opts.h"
+#include "cli.h"
 #include "task_api.h"
 #include "log.h"
 #include "parse.h"
 #include "pins.h"
+#include "registry.h"
 #include "util.h"
+#include "tldct.h"
+#include "tldct.skel.h"
+#include "tldct.pre610.skel.h"
 
 #define TLDCT_NAME "bpf_tldct"
 
 enum { TASK_SET, TASK_GET, TASK_LIST };
 
+static int task_opt(void *st, int key, char *arg);
+static int task_run(void *st, int sub, int argc, char **argv);
+
 static const struct cli task_cli = {
 	.cmd = "task",
+	.summary = "bpf_tldct's tasks: set a socket's task, show the task tables",
 	.subs = (const char *const[]){ "set", "get", "list", NULL },
 	.synopsis =
 		"ccload task set PID FD TASK   put socket FD of process PID into task TASK\n"
@@ -49,6 +57,15 @@ static const struct cli task_cli = {
 			{ "json", 'j', NULL, SUB(TASK_LIST), "the tables as JSON" },
 			{ 0 },
 		},
+	.args =
+		(const struct cli_args[]){
+			[TASK_SET] = { 3, 3, { "PID", "FD", "TASK" } },
+			[TASK_GET] = { 2, 2, { "PID", "FD" } },
+			[TASK_LIST] = { 0, 0, { NULL } },
+		},
+	.state_size = sizeof(int), /* --json */
+	.opt = task_opt,
+	.run = task_run,
 };
 
 static int open_pinned(const char *name)
@@ -280,36 +297,42 @@ static int task_list(int json)
 	return 0;
 }
 
-int cmd_task(int argc, char **argv)
+static int task_opt(void *st, int key, char *arg)
 {
-	static const int n_args[] = { [TASK_SET] = 3, [TASK_GET] = 2, [TASK_LIST] = 0 };
-	int json = 0, c, sub;
-
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_usage(&task_cli, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = cli_sub(&task_cli, argv[1]);
-	if (sub < 0)
-		return 2;
-	argc--;
-	argv++;
-	optind = 0;
-	while ((c = cli_getopt(&task_cli, sub, argc, argv)) != -1) {
-		switch (c) {
-		case 'j': json = 1; break;
-		case 'h': return 0;
-		default: return 2;
-		}
-	}
-	if (argc - optind != n_args[sub]) {
-		pr_warn("task %s: wants %d argument%s (ccload task --help)\n", task_cli.subs[sub],
-			n_args[sub], n_args[sub] == 1 ? "" : "s");
-		return 2;
-	}
-	if (sub == TASK_SET)
-		return task_set(argv + optind);
-	if (sub == TASK_GET)
-		return task_get(argv + optind);
-	return task_list(json);
+	(void)arg;
+	*(int *)st = key == 'j'; /* its one option */
+	return 0;
 }
+
+static int task_run(void *st, int sub, int argc, char **argv)
+{
+	(void)argc;
+	if (sub == TASK_SET)
+		return task_set(argv);
+	if (sub == TASK_GET)
+		return task_get(argv);
+	return task_list(*(int *)st);
+}
+
+/* ---- the registry entry ---- */
+
+TLDCT_TUNABLES(TUNABLE_CHECK)
+static const struct tunable tldct_tunables[] = { CCS_COMMON_TUNABLES(TUNABLE_DESC) DCTCP_TUNABLES(
+	TUNABLE_DESC) TLDCT_TUNABLES(TUNABLE_DESC) };
+static const struct stat_desc tldct_stats[] = { DCTCP_STATS(STAT_DESC, DCTCP)
+							TLDCT_STATS(STAT_DESC, TLDCT) };
+_Static_assert(ARRAY_SIZE(tldct_stats) == TLDCT_STAT_MAX - CCS_STAT_ALGO, "name every tldct stat");
+_Static_assert(TLDCT_STAT_MAX <= CCS_STAT_MAX, "bpf_tldct has more stats than slots");
+
+const struct algo algo_tldct = {
+	.name = TLDCT_NAME,
+	.summary = "task-aware DCTCP: task-size and tail factors, receiver feedback in TCP options",
+	.elf_bytes = tldct_bpf__elf_bytes,
+	.elf_bytes_pre_6_10 = tldct_pre610_bpf__elf_bytes,
+	.tunables = tldct_tunables,
+	.n_tunables = ARRAY_SIZE(tldct_tunables),
+	.stats = tldct_stats,
+	.n_stats = ARRAY_SIZE(tldct_stats),
+	.cgroup_progs = (const char *const[]){ "tldct_sockops", "tldct_setsockopt", NULL },
+	.cmd = &task_cli,
+};

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccload --man and ccload --completion (make man): the man page ccload(8)
+ * and the bash completion, from the tables that make the --help texts
+ * (cli.h) and from the registry.  Both only print: no root, no kernel.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "registry.h"
+#include "util.h"
+
+/* The @i-th command: the generic ones, then the algorithms' own; NULL
+ * past the last. */
+static const struct cli *cmd_at(const struct cli *const *cmds, size_t n, size_t i)
+{
+	const struct algo *a;
+	size_t k;
+
+	if (i < n)
+		return cmds[i];
+	i -= n;
+	for (k = 0; (a = algo_at(k)); k++)
+		if (a->cmd && !i--)
+			return a->cmd;
+	return NULL;
+}
+
+/* ---- the man page ---- */
+
+/* @n bytes of @s as roff text: backslashes and hyphens escaped, a line
+ * never starting with a control character. */
+static void roff_n(FILE *f, const char *s, size_t n, bool bol)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		if (bol && (s[i] == '.' || s[i] == '\''))
+			fputs("\\&", f);
+		bol = false;
+		if (s[i] == '\\')
+			fputs("\\e", f);
+		else if (s[i] == '-')
+			fputs("\\-", f);
+		else
+			fputc(s[i], f);
+	}
+}
+
+static void roff(FILE *f, const char *s)
+{
+	roff_n(f, s, strlen(s), true);
+}
+
+/* Whether line @l of an about text starts a subcommand's paragraph
+ * ("run: ..."). */
+static bool sub_para(const struct cli *c, const char *l)
+{
+	size_t i, n;
+
+	for (i = 0; c->subs && c->subs[i]; i++) {
+		n = strlen(c->subs[i]);
+		if (!strncmp(l, c->subs[i], n) && l[n] == ':')
+			return true;
+	}
+	return false;
+}
+
+/* An about text: its lines joined into paragraphs, one a subcommand. */
+static void man_about(FILE *f, const struct cli *c)
+{
+	const char *l = c->about, *e;
+
+	fputs(".PP\n", f);
+	while (l && *l) {
+		e = strchr(l, '\n');
+		if (l != c->about && sub_para(c, l))
+			fputs(".PP\n", f);
+		roff_n(f, l, e ? (size_t)(e - l) : strlen(l), true);
+		fputc('\n', f);
+		l = e ? e + 1 : NULL;
+	}
+}
+
+static void man_synopsis(FILE *f, const struct cli *c)
+{
+	const char *l = c->synopsis, *e;
+	int sp;
+
+	fputs(".PP\n.nf\n", f);
+	while (l && *l) {
+		for (sp = 0; sp < 7 && *l == ' '; sp++) /* "Usage: " */
+			l++;
+		e = strchr(l, '\n');
+		roff_n(f, l, e ? (size_t)(e - l) : strlen(l), true);
+		fputc('\n', f);
+		l = e ? e + 1 : NULL;
+	}
+	fputs(".fi\n", f);
+}
+
+/* The subcommands that take option @o, as the help text names them. */
+static void subs_of(FILE *f, const struct cli *c, const struct cli_opt *o)
+{
+	const char *sep = " (";
+	int i;
+
+	if (!c->subs || !o->subs)
+		return;
+	for (i = 0; c->subs[i]; i++)
+		if (o->subs & SUB(i)) {
+			fprintf(f, "%s%s", sep, c->subs[i]);
+			sep = ", ";
+		}
+	if (sep[0] == ',')
+		fputc(')', f);
+}
+
+static void man_cmd(FILE *f, const struct cli *c)
+{
+	const struct cli_opt *o;
+
+	fprintf(f, ".SS %s\n", c->cmd);
+	roff(f, c->summary);
+	fputs(".\n", f);
+	man_synopsis(f, c);
+	man_about(f, c);
+	for (o = c->opts; o && o->name; o++) {
+		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB\\-\\-", o->key);
+		roff_n(f, o->name, strlen(o->name), false);
+		fputs("\\fR", f);
+		if (o->arg) {
+			fputs(" \\fI", f);
+			roff_n(f, o->arg, strlen(o->arg), false);
+			fputs("\\fR", f);
+		}
+		fputc('\n', f);
+		roff(f, o->help);
+		subs_of(f, c, o);
+		fputc('\n', f);
+	}
+	fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nthis text, the command's usage\n", f);
+}
+
+static const char *const kind_what[] = {
+	[TUN_UINT] = "an integer", [TUN_BOOL] = "a boolean", [TUN_SIZE] = "a size",
+	[TUN_RATE] = "a rate",	   [TUN_TIME] = "a time",
+};
+
+static void man_algo(FILE *f, const struct algo *a)
+{
+	char lo[32], hi[32];
+	size_t i;
+
+	fprintf(f, ".SS %s\n", a->name);
+	roff(f, a->summary);
+	fputs(".\n", f);
+	if (a->cmd || a->needs_process) {
+		fputs(".PP\n", f);
+		if (a->cmd)
+			fprintf(f, "Its own command: \\fBccload %s\\fR.\n", a->cmd->cmd);
+		if (a->needs_process)
+			fprintf(f, "It needs a running process beside the kernel%s%s%s.\n",
+				a->cmd ? " (\\fBccload " : "", a->cmd ? a->cmd->cmd : "",
+				a->cmd ? " run\\fR)" : "");
+	}
+	for (i = 0; i < a->n_tc_roles; i++) {
+		const struct tc_role *r = &a->tc_roles[i];
+
+		fprintf(f, ".TP\nTC role \\fB");
+		roff_n(f, r->role, strlen(r->role), false);
+		fprintf(f, "\\fR (%s)\n", r->dir == TC_INGRESS ? "ingress" : "egress");
+		roff(f, r->help);
+		fputc('\n', f);
+	}
+	for (i = 0; i < a->n_tunables; i++) {
+		const struct tunable *t = &a->tunables[i];
+
+		fprintf(f, ".TP\n\\fB\\-\\-set ");
+		roff_n(f, t->name, strlen(t->name), false);
+		fputs("=\\fR\\fIv\\fR\n", f);
+		roff(f, t->help);
+		if (t->kind == TUN_BOOL)
+			fprintf(f, " (%s)\n", kind_what[t->kind]);
+		else
+			fprintf(f, " (%s, %s to %s)\n", kind_what[t->kind],
+				tunable_format(t, t->min, lo, sizeof(lo)),
+				tunable_format(t, t->max, hi, sizeof(hi)));
+	}
+}
+
+int doc_man(FILE *f, const struct cli *const *cmds, size_t n)
+{
+	const struct algo *a;
+	const struct cli *c;
+	size_t i;
+
+	fputs(".\\\" ccload(8), generated by `ccload --man` (make man): do not edit\n"
+	      ".TH CCLOAD 8 \"\" \"ccsuite\" \"System Administration\"\n"
+	      ".nh\n"
+	      ".SH NAME\n"
+	      "ccload \\- attach ccsuite's congestion controls and read their stats\n"
+	      ".SH SYNOPSIS\n"
+	      ".B ccload\n"
+	      ".RB [ \\-v | \\-q ]\n"
+	      ".I command\n"
+	      ".RI [ options ]\n"
+	      ".br\n"
+	      ".B ccload\n"
+	      ".I command\n"
+	      ".B \\-\\-help\n"
+	      ".SH DESCRIPTION\n"
+	      "ccload loads ccsuite's congestion controls, BPF struct_ops programs it\n"
+	      "carries in itself, registers them with the kernel with their cgroup and TC\n"
+	      "programs, pins their maps under\n"
+	      ".IR " PIN_ROOT " ,\n"
+	      "and reads their counters.\n"
+	      "A registration stays after ccload exits, until\n"
+	      ".BR \"ccload detach\" .\n"
+	      "Commands need root; \\fB\\-\\-help\\fR, \\fB\\-\\-man\\fR and \\fB\\-\\-completion\\fR do not.\n"
+	      "Sizes, rates and times are written as tc(8) writes them (30kb, 100mbit, 10ms).\n"
+	      ".PP\n"
+	      "The generic commands act on every algorithm; an algorithm may have a\n"
+	      "command of its own (ALGORITHMS below).\n"
+	      "This page and the bash completion are made from the tables that make\n"
+	      "the commands' \\fB\\-\\-help\\fR texts:\n"
+	      ".B ccload \\-\\-man\n"
+	      "and\n"
+	      ".BR \"ccload \\-\\-completion\" .\n"
+	      ".SH OPTIONS\n"
+	      ".TP\n\\fB\\-v\\fR, \\fB\\-\\-verbose\\fR\n"
+	      "libbpf's messages and whole verifier logs\n"
+	      ".TP\n\\fB\\-q\\fR, \\fB\\-\\-quiet\\fR\nerrors only\n"
+	      ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nthe commands, one line each\n"
+	      ".SH COMMANDS\n",
+	      f);
+	for (i = 0; (c = cmd_at(cmds, n, i)); i++)
+		man_cmd(f, c);
+	fputs(".SH ALGORITHMS\n"
+	      "Each with its tunables, set at attach with \\fB\\-\\-set\\fR\n"
+	      "(\\fBccload list\\fR shows the current values and the defaults).\n",
+	      f);
+	for (i = 0; (a = algo_at(i)); i++)
+		man_algo(f, a);
+	fputs(".SH FILES\n"
+	      ".TP\n.I " PIN_ROOT "/<algo>/\n"
+	      "an attached algorithm's maps, iterators and TC records\n"
+	      ".TP\n.I " RUN_DIR "/\n"
+	      "locks: one attach or detach at a time, one FlashPass pacer per host\n"
+	      ".SH EXIT STATUS\n"
+	      "0 on success, 1 when the command failed, 2 on bad usage.\n"
+	      ".SH SEE ALSO\n"
+	      ".BR tc (8),\n"
+	      ".BR ip\\-netns (8),\n"
+	      ".BR bpftool (8)\n",
+	      f);
+	return ferror(f) ? 1 : 0;
+}
+
+/* ---- the bash completion ---- */
+
+/* Words of the completion's tables are names and option words: nothing
+ * there needs quoting but a space, and single quotes hold it. */
+static void comp_word_list(FILE *f, const char *key, const char *val)
+{
+	fprintf(f, "\t['%s']='%s'\n", key, val);
+}
+
+/* Option words of @c's subcommand @sub: long ones (what <TAB> offers). */
+static void comp_cmd(FILE *f, const struct cli *c, int sub, const char *what)
+{
+	const struct cli_opt *o;
+	char key[64], words[1024];
+	size_t len = 0;
+
+	snprintf(key, sizeof(key), "%s%s%s", c->cmd, sub < 0 ? "" : " ",
+		 sub < 0 ? "" : c->subs[sub]);
+	if (!strcmp(what, "opts")) {
+		words[0] = '\0';
+		for (o = c->opts; o && o->name; o++)
+			if (sub < 0 || !o->subs || (o->subs & SUB(sub)))
+				len += (size_t)snprintf(words + len, sizeof(words) - len, "%s--%s",
+							len ? " " : "", o->name);
+		comp_word_list(f, key, words);
+	} else if (!strcmp(what, "optarg")) {
+		for (o = c->opts; o && o->name; o++) {
+			if (!o->arg || (sub >= 0 && o->subs && !(o->subs & SUB(sub))))
+				continue;
+			fprintf(f, "\t['%s --%s']='%s'\n\t['%s -%c']='%s'\n", key, o->name, o->arg,
+				key, o->key, o->arg);
+		}
+	} else { /* operands */
+		const struct cli_args *a = cli_args_of(c, sub);
+		int i;
+
+		words[0] = '\0';
+		for (i = 0; a && i < a->max && a->names[i]; i++)
+			len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
+						len ? " " : "", a->names[i]);
+		comp_word_list(f, key, words);
+	}
+}
+
+static void comp_table(FILE *f, const char *name, const char *what, const struct cli *const *cmds,
+		       size_t n)
+{
+	const struct cli *c;
+	size_t i;
+	int s;
+
+	fprintf(f, "declare -gA %s=(\n", name);
+	for (i = 0; (c = cmd_at(cmds, n, i)); i++) {
+		if (!c->subs)
+			comp_cmd(f, c, -1, what);
+		for (s = 0; c->subs && c->subs[s]; s++)
+			comp_cmd(f, c, s, what);
+	}
+	fputs(")\n", f);
+}
+
+static const char comp_function[] =
+	"# a value of kind $1 (an argument name, cli.h's ARG_*) for algorithm $2\n"
+	"_ccload_values() {\n"
+	"\tlocal kind=$1 algo=$2 cur=$3 words=\"\" nospace=0\n"
+	"\tcase $kind in\n"
+	"\t'<algo>') words=$_ccload_algos ;;\n"
+	"\t'<role>') words=${_ccload_roles[*]} ;;\n"
+	"\t'k=v') words=${_ccload_tunables[$algo]:-} nospace=1 ;;\n"
+	"\t'ROLE=DEV[@NETNS]')\n"
+	"\t\twords=${_ccload_roles[$algo]:-} nospace=1\n"
+	"\t\t[ -z \"$words\" ] || words=\"${words// /= }=\"\n"
+	"\t\t;;\n"
+	"\t'<dev>') words=$(ls /sys/class/net 2>/dev/null) ;;\n"
+	"\tNAME) words=$(ls /run/netns 2>/dev/null) ;;\n"
+	"\tFILE) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\"); return ;;\n"
+	"\t*'|'*) words=${kind//|/ } ;; # one of its words (virtual|qdisc)\n"
+	"\tesac\n"
+	"\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
+	"\t[ $nospace = 0 ] || compopt -o nospace 2>/dev/null || true\n"
+	"}\n"
+	"\n"
+	"_ccload() {\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} i=1 n=0 w cmd key algo\n"
+	"\tlocal -a args\n"
+	"\tCOMPREPLY=()\n"
+	"\t# a value after k= or ROLE= (bash splits words at =): nothing to offer\n"
+	"\t[[ $cur == = || ${COMP_WORDS[COMP_CWORD - 1]} == = ]] && return 0\n"
+	"\twhile ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do i=$((i + 1)); done\n"
+	"\tif ((i == COMP_CWORD)); then\n"
+	"\t\tif [[ $cur == -* ]]; then\n"
+	"\t\t\tmapfile -t COMPREPLY < <(compgen -W '--verbose --quiet --help' -- \"$cur\")\n"
+	"\t\telse\n"
+	"\t\t\tmapfile -t COMPREPLY < <(compgen -W \"$_ccload_cmds\" -- \"$cur\")\n"
+	"\t\tfi\n"
+	"\t\treturn 0\n"
+	"\tfi\n"
+	"\tcmd=${COMP_WORDS[i]} key=${COMP_WORDS[i]}\n"
+	"\ti=$((i + 1))\n"
+	"\tif [[ -n ${_ccload_subs[$cmd]+set} ]]; then\n"
+	"\t\tif ((i == COMP_CWORD)); then\n"
+	"\t\t\tmapfile -t COMPREPLY < <(compgen -W \"${_ccload_subs[$cmd]} --help\" -- \"$cur\")\n"
+	"\t\t\treturn 0\n"
+	"\t\tfi\n"
+	"\t\tkey=\"$cmd ${COMP_WORDS[i]}\"\n"
+	"\t\ti=$((i + 1))\n"
+	"\tfi\n"
+	"\t[[ -n ${_ccload_opts[$key]+set} ]] || return 0\n"
+	"\talgo=${_ccload_algo_of[$cmd]:-}\n"
+	"\tread -r -a args <<<\"${_ccload_args[$key]}\"\n"
+	"\tfor ((; i < COMP_CWORD; i++)); do\n"
+	"\t\tw=${COMP_WORDS[i]}\n"
+	"\t\tif [[ $w == = ]]; then # k=v split: = and v belong to k\n"
+	"\t\t\t((i + 1 < COMP_CWORD)) && i=$((i + 1))\n"
+	"\t\telif [[ -n ${_ccload_optarg[\"$key $w\"]+set} ]]; then\n"
+	"\t\t\tif ((i + 1 == COMP_CWORD)); then\n"
+	"\t\t\t\t_ccload_values \"${_ccload_optarg[\"$key $w\"]}\" \"$algo\" \"$cur\"\n"
+	"\t\t\t\treturn 0\n"
+	"\t\t\tfi\n"
+	"\t\t\ti=$((i + 1))\n"
+	"\t\telif [[ $w != -* ]]; then\n"
+	"\t\t\t[[ ${args[n]:-} == '<algo>' ]] && algo=$w\n"
+	"\t\t\tn=$((n + 1))\n"
+	"\t\tfi\n"
+	"\tdone\n"
+	"\tif [[ $cur == -* ]]; then\n"
+	"\t\tmapfile -t COMPREPLY < <(compgen -W \"${_ccload_opts[$key]} --help\" -- \"$cur\")\n"
+	"\telse\n"
+	"\t\t_ccload_values \"${args[n]:-}\" \"$algo\" \"$cur\"\n"
+	"\tfi\n"
+	"\treturn 0\n"
+	"}\n"
+	"complete -F _ccload ccload build/ccload ./build/ccload\n";
+
+int doc_completion(FILE *f, const struct cli *const *cmds, size_t n)
+{
+	const struct algo *a;
+	const struct cli *c;
+	size_t i, j;
+	int s;
+
+	fputs("# bash completion for ccload, generated by `ccload --completion` (make man):\n"
+	      "# do not edit.  Source it, or install it as\n"
+	      "# /usr/share/bash-completion/completions/ccload.\n"
+	      "# shellcheck shell=bash\n",
+	      f);
+	fputs("_ccload_cmds='", f);
+	for (i = 0; (c = cmd_at(cmds, n, i)); i++)
+		fprintf(f, "%s%s", i ? " " : "", c->cmd);
+	fputs("'\n_ccload_algos='", f);
+	for (i = 0; (a = algo_at(i)); i++)
+		fprintf(f, "%s%s", i ? " " : "", a->name);
+	fputs("'\n", f);
+
+	fputs("declare -gA _ccload_subs=(\n", f);
+	for (i = 0; (c = cmd_at(cmds, n, i)); i++) {
+		if (!c->subs)
+			continue;
+		fprintf(f, "\t['%s']='", c->cmd);
+		for (s = 0; c->subs[s]; s++)
+			fprintf(f, "%s%s", s ? " " : "", c->subs[s]);
+		fputs("'\n", f);
+	}
+	fputs(")\n", f);
+	comp_table(f, "_ccload_opts", "opts", cmds, n);
+	comp_table(f, "_ccload_optarg", "optarg", cmds, n);
+	comp_table(f, "_ccload_args", "args", cmds, n);
+
+	fputs("declare -gA _ccload_algo_of=(\n", f);
+	for (i = 0; (a = algo_at(i)); i++)
+		if (a->cmd)
+			fprintf(f, "\t['%s']='%s'\n", a->cmd->cmd, a->name);
+	fputs(")\ndeclare -gA _ccload_tunables=(\n", f);
+	for (i = 0; (a = algo_at(i)); i++) {
+		fprintf(f, "\t['%s']='", a->name);
+		for (j = 0; j < a->n_tunables; j++)
+			fprintf(f, "%s%s=", j ? " " : "", a->tunables[j].name);
+		fputs("'\n", f);
+	}
+	fputs(")\ndeclare -gA _ccload_roles=(\n", f);
+	for (i = 0; (a = algo_at(i)); i++) {
+		if (!a->n_tc_roles)
+			continue;
+		fprintf(f, "\t['%s']='", a->name);
+		for (j = 0; j < a->n_tc_roles; j++)
+			fprintf(f, "%s%s", j ? " " : "", a->tc_roles[j].role);
+		fputs("'\n", f);
+	}
+	fputs(")\n\n", f);
+	fputs(comp_function, f);
+	return ferror(f) ? 1 : 0;
+}
