@@ -98,7 +98,10 @@ exp_record() {
 # the table where that was a later --report
 exp_stamp() {
 	local backends
-	backends=$(cat "$OUT"/*/result.json 2>/dev/null | jq -sc '[.[].env.delay_backend // empty] | unique') &&
+	# an experiment without scenario runs (cpucost) has no result.json:
+	# no backend, and under pipefail no failed cat either
+	backends=$({ cat "$OUT"/*/result.json 2>/dev/null || true; } |
+		jq -sc '[.[].env.delay_backend // empty] | unique') &&
 		jq --slurpfile runs <(cat "$OUT/provenance.jsonl" 2>/dev/null) --argjson backends "$backends" \
 			--arg command "$EXP_COMMAND" --arg run "$RUN" \
 			-f "$ROOT/bench/lib/provenance.jq" "$1" >"$1.tmp" && mv "$1.tmp" "$1"
