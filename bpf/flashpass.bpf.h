@@ -20,10 +20,11 @@ typedef struct {
 } fp_ledgers_t;
 
 /* The emulation pacer's view of each flow: written from user space only;
- * in the object so that it is pinned and removed with the algorithm. */
+ * in the object so that it is pinned and removed with the algorithm.
+ * Twice the ledgers: ccload gives an LRU up to as many again (obj.c). */
 typedef struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FP_MAX_FLOWS);
+	__uint(max_entries, 2 * FP_MAX_FLOWS);
 	__type(key, struct fp_key);
 	__type(value, struct fp_emu);
 } fp_emu_t;

@@ -173,20 +173,35 @@ static __always_inline int fp_set_count(struct __sk_buff *skb, const struct ccs_
 	return 0;
 }
 
+/* A destination that is no one host's: multicast, IPv4's limited
+ * broadcast, the unspecified address. */
+static __always_inline bool fp_dst_shared(const struct ccs_pkt *p)
+{
+	__u32 d = bpf_ntohl(p->daddr[3]);
+
+	if (p->v6)
+		return (bpf_ntohl(p->daddr[0]) >> 24) == 0xff ||
+		       !(p->daddr[0] | p->daddr[1] | p->daddr[2] | p->daddr[3]);
+	return (d >> 28) == 0xe || d == 0xffffffff || d == 0;
+}
+
 /*
  * Is the packet at @p for this host?  Its frame must be (pkt_type: not
- * another host's, seen in promiscuous mode or on a bridge) and the FIB
- * must not forward it: a router with the receiver role leaves transit
- * emulation packets to their receiver.  A host that does not forward
- * (FWD_DISABLED: the lookup is not made) takes what its link addressed
- * to it; the stack would drop a packet for an address it does not have.
+ * another host's, seen in promiscuous mode or on a bridge), to one host's
+ * address (not multicast or broadcast), and the FIB must not forward it:
+ * a router with the receiver role leaves transit emulation packets to
+ * their receiver.  The FIB says "local" and "not forwarded" alike
+ * (NOT_FWDED: a local address, a subnet broadcast, no route), and a host
+ * that does not forward is not asked (FWD_DISABLED): there the receiver
+ * takes what its link addressed to its MAC, as an on-link host could
+ * send it with any destination address (docs/threat-model.md).
  */
 static __always_inline bool fp_for_this_host(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
 	struct bpf_fib_lookup f = {};
 	long rc;
 
-	if (skb->pkt_type != PACKET_HOST)
+	if (skb->pkt_type != PACKET_HOST || fp_dst_shared(p))
 		return false;
 	f.ifindex = skb->ingress_ifindex;
 	f.l4_protocol = IPPROTO_UDP;
@@ -206,15 +221,19 @@ static __always_inline bool fp_for_this_host(struct __sk_buff *skb, const struct
 
 /*
  * Each source's next due time at rx_pps (fp_rx_admit()), by source address
- * and receiving device: a reflector answers whoever the source address
- * names, so no address gets credits at more than rx_pps from this host.
- * LRU: a flood of sources evicts the quietest, which start a burst again.
- * The device index is not unique across namespaces: two namespaces that
- * both receive from one address on devices of one index share a bucket.
+ * and the receiving device (its index and its MAC address, the frame's
+ * destination): a reflector answers whoever the source address names, so
+ * no address gets credits at more than rx_pps from one device.  LRU: a
+ * flood of sources evicts the quietest, which start a burst again.  TC
+ * has no namespace to key by (docs/threat-model.md); two namespaces share
+ * a source's bucket only if their devices have one index and one MAC.
  */
 struct fp_rx_src {
 	__u32 addr[4];
 	__u32 ifindex;
+	__u8 mac[6];
+	__u8 v6;
+	__u8 pad;
 };
 
 struct {
@@ -224,13 +243,20 @@ struct {
 	__type(value, __u64);
 } fp_rx_rate SEC(".maps");
 
-static __always_inline bool fp_rx_within_rate(const struct __sk_buff *skb, const struct ccs_pkt *p)
+/* CPUs that may admit one source's packets at once; a packet that loses
+ * the race this many times is refused. */
+#define FP_RX_TRIES 4
+
+static __always_inline bool fp_rx_within_rate(struct __sk_buff *skb, const struct ccs_pkt *p)
 {
-	struct fp_rx_src s = { .ifindex = skb->ingress_ifindex };
+	struct fp_rx_src s = { .ifindex = skb->ingress_ifindex, .v6 = p->v6 };
 	__u64 interval = 1000000000ULL / (rx_pps ? rx_pps : 1), now = bpf_ktime_get_ns();
 	__u64 zero = 0, *tat, old, next;
+	int i;
 
 	__builtin_memcpy(s.addr, p->saddr, sizeof(s.addr));
+	if (bpf_skb_load_bytes(skb, 0, s.mac, sizeof(s.mac)))
+		return false;
 	tat = bpf_map_lookup_elem(&fp_rx_rate, &s);
 	if (!tat) {
 		bpf_map_update_elem(&fp_rx_rate, &s, &zero, BPF_NOEXIST);
@@ -238,15 +264,15 @@ static __always_inline bool fp_rx_within_rate(const struct __sk_buff *skb, const
 		if (!tat)
 			return false;
 	}
-	old = *tat;
-	next = fp_rx_admit(old, now, interval, FP_RX_BURST);
-	if (!next)
-		return false;
-	/* another CPU admitted one of the source's since: its tat is at
-	 * least now, and this packet takes the interval after it */
-	if (__sync_val_compare_and_swap(tat, old, next) != old)
-		__sync_fetch_and_add(tat, interval);
-	return true;
+	for (i = 0; i < FP_RX_TRIES; i++) {
+		old = *tat;
+		next = fp_rx_admit(old, now, interval, FP_RX_BURST);
+		if (!next)
+			return false;
+		if (__sync_val_compare_and_swap(tat, old, next) == old)
+			return true;
+	}
+	return false;
 }
 
 SEC("tc")

@@ -37,7 +37,7 @@ PUB=bench/published
 PUB_TABLES='
 accuracy.json                      accuracy         test/net/topo.sh bench/delayline.c tc/switch.*
 bbr/parity.json                    bbr-parity       bpf/bbr.bpf.c bpf/bbr.h bpf/lib
-cpucost/*.json                     cpucost          bpf tc bench/twins
+cpucost/*.json                     cpucost          bpf/dctcp* bpf/tldct* bpf/bbr* bpf/lib bench/twins bench/ccost.c
 flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass/*.json                   -                bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c

@@ -175,6 +175,9 @@ int rodata_set_random(struct bpf_object *obj, void *data, const char *var)
  * cannot be used, so a table of N may evict with about N - 128 x CPUs live:
  * t_flashpass_pacer's 4096 ledgers kept 3968 on two CPUs.  With that much
  * more room, the N the docs state hold before the least recently used goes.
+ * The room is at most N again: a table never holds more than 2N, which
+ * what is sized beside it (the pacer's tables, fp_emu) allows for; on a
+ * host of more than N / 128 possible CPUs an eviction may come earlier.
  */
 #define LRU_LOCAL_FREE 128
 
@@ -195,7 +198,10 @@ int obj_lru_headroom(struct bpf_object *obj, const char *what)
 		if ((t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LRU_PERCPU_HASH) ||
 		    (bpf_map__map_flags(m) & BPF_F_NO_COMMON_LRU))
 			continue;
-		want = (uint64_t)bpf_map__max_entries(m) + (uint64_t)LRU_LOCAL_FREE * ncpu;
+		want = (uint64_t)LRU_LOCAL_FREE * ncpu;
+		if (want > bpf_map__max_entries(m))
+			want = bpf_map__max_entries(m);
+		want += bpf_map__max_entries(m);
 		err = want > UINT32_MAX ? -E2BIG : bpf_map__set_max_entries(m, (uint32_t)want);
 		if (err) {
 			pr_warn("%s: cannot size map %s: %s\n", what, bpf_map__name(m),

@@ -41,12 +41,13 @@
 
 #define PACER_BATCH   64
 /*
- * Flows known at most: twice the ledgers, as the ledgers' LRU map makes
- * room for a new one by dropping an idle one, which the pacer forgets
- * only at the end of sweep()'s pass; a full table would make the new
- * flow wait a pass more.
+ * Flows known at most: twice the ledgers the map holds (2 * FP_MAX_FLOWS
+ * with the room ccload gives an LRU map, loader/lib/obj.c), as the map
+ * makes room for a new one by dropping an idle one, which the pacer
+ * forgets only at the end of sweep()'s pass; a full table would make the
+ * new flow wait a pass more.
  */
-#define PACER_FLOWS   (2 * FP_MAX_FLOWS)
+#define PACER_FLOWS   (4 * FP_MAX_FLOWS)
 #define PACER_SLOTS   (2 * PACER_FLOWS) /* hash index, half full at most */
 #define PACER_RTT_DEF 10000000ULL	/* ns, before the flow has an RTT */
 #define PACER_ADDRS   32		/* addresses of a namespace we look at, per family */

@@ -278,8 +278,8 @@ static struct fp_ledger *ledger(void)
 TestSuite(flashpass_kern, .init = setup, .fini = teardown);
 
 /* A frame for another host's address (seen on a bridge or promiscuous),
- * well formed or not, passes untouched: the receiver answers only what
- * is addressed to its host. */
+ * well formed or not, or to an address that is no one host's, passes
+ * untouched: the receiver answers only what is addressed to its host. */
 Test(flashpass_kern, receiver_passes_a_frame_for_another_host)
 {
 	struct emu4 in, out;
@@ -293,7 +293,13 @@ Test(flashpass_kern, receiver_passes_a_frame_for_another_host)
 	cr_assert_arr_eq(&out, &in, sizeof(in), "unchanged");
 	in.w.magic = 0; /* not a FlashPass packet: still not this host's to drop */
 	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_OK);
-	cr_assert_eq(stat_of(FP_STAT_RX_TRANSIT) - transit, 2);
+	/* to this host's MAC, but to a multicast or the broadcast address */
+	emu4(&in);
+	in.ip.daddr = htonl(0xe0000001);
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_OK, "224.0.0.1");
+	in.ip.daddr = htonl(0xffffffff);
+	cr_assert_eq(run(fd_recv, &in, sizeof(in), &out, 0).ret, TC_ACT_OK, "255.255.255.255");
+	cr_assert_eq(stat_of(FP_STAT_RX_TRANSIT) - transit, 4);
 	cr_assert_eq(stat_of(FP_STAT_REFLECTED) - reflected, 0);
 }
 
