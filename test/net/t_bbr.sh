@@ -81,19 +81,21 @@ fi
 # adds under load varies by several ms between runs (3-5 ms beyond base
 # RTT and queueing); measured 25.5..28.3 ms (median) for
 # either CC at 50 Mbit/s.  Retransmissions: every one is a drop at the
-# switch's 0.5 BDP queue, and bpf_bbr's are not at parity on this host's
-# tap backend (the kernel's bbr keeps the queue below the buffer more
-# often in PROBE_BW, with the same window, pacing rate and RTT; the cause
-# is open).  Measured on an idle machine, 20 runs of each at 50 Mbit/s:
-# bbr 379 a run (sd 67), bpf_bbr 663 (sd 106); the ratio of the means of
-# four runs each, resampled, 1.76 (sd 0.20, p99.9 2.47), above 2 in 11 %
-# of tests.  The test holds what is, so that a change for the worse
-# fails: [0.5, 2.6] (the mean and four sd), or 10 packets.
+# switch's 0.5 BDP queue.  Measured on an idle machine (tap backend,
+# 6.18), 20 runs of each at 50 Mbit/s: bbr 398 a run (sd 30), bpf_bbr 390
+# (sd 58); the ratio of the means of four runs each, resampled, 0.981 (sd
+# 0.079, p0.1 0.75, p99.9 1.28).  Held to [0.67, 1.3], the mean and four
+# sd, or 10 packets: bpf_bbr with the min_tso_segs it had (the kernel
+# took corrupted results of it now and then, and sent 64 KB at once)
+# read 1.76 (sd 0.20) measured the same way.  Under TCG (two runs of a guest at
+# 5 Mbit/s, not measured 20 times) the bound stays [0.5, 2.6].
 GLO=0.85 GHI=1.18
 [ -z "${CCSUITE_VM:-}" ] || GLO=0.7 GHI=1.43
 check_range "goodput bpf_bbr / bbr (medians of $REPS runs: $(jq -c '[.summary.bpf_bbr, .summary.bbr] | map(.goodput_median_mbps)' "$R") Mbit/s)" \
 	"$(jq -r '.summary.bpf_bbr.goodput_median_mbps / .summary.bbr.goodput_median_mbps * 1000 | round / 1000' "$R")" $GLO $GHI
 check_range "median RTT bpf_bbr / bbr" "$(jq -r .ratios_to_native.bpf_bbr.rtt_p50 "$R")" 0.8 1.2
 rn=$(jq .summary.bbr.retrans "$R") rb=$(jq .summary.bpf_bbr.retrans "$R")
-check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [0.5, 2.6] or within 10 packets" \
-	awk -v a="$rb" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || (a >= 0.5 * b && a <= 2.6 * b)) }'
+RLO=0.67 RHI=1.3
+[ -z "${CCSUITE_VM:-}" ] || RLO=0.5 RHI=2.6
+check "retransmissions bpf_bbr $rb vs bbr $rn: ratio in [$RLO, $RHI] or within 10 packets" \
+	awk -v a="$rb" -v b="$rn" -v lo=$RLO -v hi=$RHI 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 10 || (a >= lo * b && a <= hi * b)) }'
