@@ -893,7 +893,7 @@ topo_quickack() {
 # ACK every segment at once (topo_quickack; TOPO_DELACK=1 keeps the
 # kernel's delayed ACKs): with delayed ACKs a subflow's ACK leaves later
 # than a TCP flow's at the same receiver, and at equal windows its RTT is
-# higher (bench/README.md, "MPTCP beside TCP").
+# higher (bench/published/mptcp-baseline/).
 _topo_mptcp() {
 	local a=$1 b=$2 extra=$3 dev
 	for h in "$a" "$b"; do
