@@ -29,13 +29,24 @@ typedef struct {
 	__type(value, struct fp_emu);
 } fp_emu_t;
 
+/* The pacer's options the kernel's credit loop needs (tunable loop):
+ * written by ccload flashpass run at its start. */
+typedef struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fp_loop_cfg);
+} fp_loop_cfg_t;
+
 #ifdef CCS_LINKED_PART
 extern fp_ledgers_t fp_ledgers SEC(".maps");
 extern fp_emu_t fp_emu SEC(".maps");
+extern fp_loop_cfg_t fp_loop_cfg SEC(".maps");
 FP_TUNABLES(CCS_TUNABLE_EXTERN)
 #else
 fp_ledgers_t fp_ledgers SEC(".maps");
 fp_emu_t fp_emu SEC(".maps");
+fp_loop_cfg_t fp_loop_cfg SEC(".maps");
 FP_TUNABLES(CCS_TUNABLE_RODATA)
 #endif
 

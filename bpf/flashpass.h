@@ -72,6 +72,10 @@ _Static_assert(sizeof(struct fp_wire) == FP_WIRE_LEN, "fp_wire is 18 bytes");
 
 /* The emulation packet was over-provisioned (sent Not-ECT). */
 #define FP_WIRE_OVER 1
+/* loop: one of the pacer's first packets of a loop, which the sender's
+ * egress numbers in the loop (and clears this flag, so that it does so
+ * once) */
+#define FP_WIRE_SEED 2
 
 enum fp_wire_err {
 	FP_WIRE_OK,
@@ -150,6 +154,21 @@ static inline __u64 fp_rx_admit(__u64 tat, __u64 now, __u64 interval_ns, __u32 b
 	if (tat - now >= (__u64)burst * interval_ns)
 		return 0;
 	return tat + interval_ns;
+}
+
+/* The same for up to two packets at once (the loop's credit that becomes
+ * two): how many of @n fit, @tat moved past them. */
+static inline __u32 fp_gcra_take(__u64 *tat, __u64 now, __u64 interval_ns, __u32 burst, __u32 n)
+{
+	__u64 t = fp_rx_admit(*tat, now, interval_ns, burst);
+
+	if (!n || !t)
+		return 0;
+	*tat = t;
+	if (n < 2 || !(t = fp_rx_admit(t, now, interval_ns, burst)))
+		return 1;
+	*tat = t;
+	return 2;
 }
 
 /* Wrap-aware: is 32-bit stamp @a at or after @b?  (RFC 1982 serial
@@ -553,6 +572,91 @@ static inline __u64 fp_rate_min(__u64 rtt_ns, __u64 r_max)
 }
 
 /*
+ * The credit loop in the kernel (tunable loop): each credit that comes
+ * back becomes its flow's next emulation packet at the sender's TC
+ * ingress, so the network clocks the emulation as ACKs clock TCP
+ * (ExpressPass's credits are clocked by the switch the same way).  A
+ * flow's emulation is then a window, the packets of its loop: a credit
+ * becomes one packet while the loop is at its window, two (a clone)
+ * below it, none above it.  The window is the rate control's rate over
+ * the loop's round trip, so fp_rc_update() governs it as it governs the
+ * pacer's rate: at most one packet more per credit, a doubling a round
+ * trip at most, as the start's.
+ *
+ * The egress numbers every emulation packet of a flow in its loop, the
+ * pacer's first ones too: the packets of the loop with a number after
+ * the highest credited one, @seq_next the next number, are in flight
+ * (the emulation queue keeps a flow's packets in order: those before the
+ * highest credited one that got no credit were lost).
+ */
+static inline __u32 fp_loop_in_flight(__u32 seq_next, __u32 last_credited)
+{
+	__s32 n = (__s32)(seq_next - last_credited - 1);
+
+	return n > 0 ? (__u32)n : 0;
+}
+
+/* Packets lost between the credited @last and the credit @seq just taken
+ * (the replay window refuses a jump of FP_REPLAY_JUMP or more): 0 for a
+ * reordered or first credit. */
+static inline __u32 fp_loop_lost(__u32 last, __u32 seq, int first)
+{
+	__s32 d = (__s32)(seq - last);
+
+	return !first && d > 1 ? (__u32)d - 1 : 0;
+}
+
+/* A loop's window: @rate_pps over the round trip @rtt_ns, one packet at
+ * least (a loop of none is over), FP_LOOP_WIN_MAX at most. */
+#define FP_LOOP_WIN_MAX 4096U
+
+static inline __u32 fp_loop_window(__u64 rate_pps, __u64 rtt_ns)
+{
+	__u64 w;
+
+	if (rtt_ns > NSEC_PER_SEC * 10)
+		rtt_ns = NSEC_PER_SEC * 10;
+	w = rate_pps * rtt_ns / NSEC_PER_SEC;
+	if (!w)
+		return 1;
+	return w < FP_LOOP_WIN_MAX ? (__u32)w : FP_LOOP_WIN_MAX;
+}
+
+/* How many emulation packets the credit just taken becomes, with
+ * @in_flight of the loop still out and a window @win: 2 below it, 1 at
+ * it, 0 above it. */
+static inline __u32 fp_loop_emit(__u32 in_flight, __u32 win)
+{
+	if (in_flight + 2 <= win)
+		return 2;
+	return in_flight + 1 <= win ? 1 : 0;
+}
+
+/* A new loop's first packets, from the pacer (nothing else carries them):
+ * the window of a new flow's rate (fp_rc_start()) over @rtt_ns,
+ * FP_LOOP_SEEDS_MAX at most, which fit the emulation queue's 8 twice; the
+ * loop grows from there. */
+#define FP_LOOP_SEEDS_MAX 16U
+
+static inline __u32 fp_loop_seeds(__u64 start_pps, __u64 rtt_ns)
+{
+	__u32 w = fp_loop_window(start_pps, rtt_ns);
+
+	return w < FP_LOOP_SEEDS_MAX ? w : FP_LOOP_SEEDS_MAX;
+}
+
+/* What the kernel's loop needs of the pacer, written by it at its start
+ * and at each scan, cleared when it stops (map fp_loop_cfg): without it
+ * (r_max 0) a credit ends its loop. */
+struct fp_loop_cfg {
+	__u64 r_max;	   /* a flow's emulation packets a second, fp_emu_pps_max() */
+	__u64 host_pps;	   /* all flows' together: r_max of each link the pacer serves */
+	__u64 interval_ns; /* the rate control's shortest interval: the longest RTT of
+			    * the flows the pacer saw active (its own interval) */
+	struct fp_rc_params rc;
+};
+
+/*
  * The credit ring of a ledger: credits waiting for their usable time, as
  * usable-at stamps (us, low 32 bits, never 0: 0 is an empty slot).
  * Producers (credits arriving, on any CPU) reserve a slot by an atomic
@@ -680,6 +784,23 @@ struct fp_ack_tpl {
 	__u8 pad;
 };
 
+/* A flow's credit loop (tunable loop), written by the sender's TC: the
+ * egress numbers the packets, the ingress the rest (counters by atomic
+ * adds; the rate control by the one credit that ends an interval). */
+struct fp_loop {
+	__u32 seq; /* the next emulation packet's number */
+	__u32 pad;
+	__u64 rtt_ns;	 /* the loop's round trip, smoothed (fp_pace_smooth()) */
+	__u64 iv_end_ns; /* the rate control's interval ends */
+	__u64 iv_credited;
+	__u64 iv_lost;
+	__u64 sent;  /* emulation packets credits became */
+	__u64 ended; /* credits that became none */
+	__u64 lost;  /* emulation packets lost (fp_loop_lost()) */
+	__u64 tat;   /* its packets' next due time at r_max (fp_gcra_take()) */
+	struct fp_rc rc;
+};
+
 struct fp_ledger {
 	/* the CC */
 	__u64 start_ns;
@@ -730,6 +851,7 @@ struct fp_ledger {
 		};
 		__u64 replay_word;
 	};
+	struct fp_loop loop;
 	/* the flow's last pure ACK, from the sender's TC ingress */
 	struct fp_ack_tpl ack;
 	struct fp_ring ring;
@@ -1113,7 +1235,8 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, DATA_UNSCHED, data_unsched, COUNTER, "sender: data frames tagged unscheduled")           \
 	X(P, DATA_SCHED, data_sched, COUNTER, "sender: data frames tagged scheduled")                 \
 	X(P, CREDIT_REPLAYED, credit_replayed, COUNTER,                                               \
-	  "sender: credits taken before, older than the window or far ahead of it, dropped")          \
+	  "sender: credits taken before, older than the window, far ahead of it or (loop) of a "      \
+	  "packet not sent, dropped")                                                                 \
 	X(P, BATCHED, batched, COUNTER,                                                               \
 	  "receiver: emulation packets left to a later credit of their flow (credit_batch)")          \
 	X(P, CREDIT_ACKS, credit_acks, COUNTER,                                                       \
@@ -1125,7 +1248,13 @@ static inline __u64 fp_lead_ns(__u64 rtt_ns, __u64 pace_Bps, __u32 bytes, __u32 
 	X(P, RELEASES_IDLE, releases_idle, COUNTER,                                                   \
 	  "sender: the pacer's releases with no credit usable (lost, or taken at an ACK), dropped")   \
 	X(P, CREDITS_EXPIRED, credits_expired, COUNTER,                                               \
-	  "of credits_wasted, those whose release never came (the pacer dropped it late)")
+	  "of credits_wasted, those whose release never came (the pacer dropped it late)")            \
+	X(P, LOOP_SENT, loop_sent, COUNTER,                                                           \
+	  "sender: emulation packets that credits became (loop)")                                     \
+	X(P, LOOP_GROWN, loop_grown, COUNTER,                                                         \
+	  "of loop_sent, a credit's second packet: its loop below its window (loop)")                 \
+	X(P, LOOP_ENDED, loop_ended, COUNTER,                                                         \
+	  "sender: credits that became no emulation packet: above the window, no demand (loop)")
 
 enum fp_stat {
 	FP_STAT__BASE = CCS_STAT_ALGO - 1,
@@ -1135,50 +1264,54 @@ enum fp_stat {
 #define FP_MAX_FLOWS 4096 /* ledgers (LRU): the oldest goes first when full */
 
 /* Tunables of bpf_flashpass (lib/tunables.h). */
-#define FP_TUNABLES(X)                                                                       \
-	X(port, UINT, 1, 65535, FP_DEFAULT_PORT, "UDP port of emulation and credit packets") \
-	X(init_cwnd, UINT, 1, 1024, 10,                                                      \
-	  "pre-credit window (first RTT, unscheduled data), segments")                       \
-	X(t_wait_us, UINT, 0, 10000000, 0,                                                   \
-	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")              \
-	X(fallback_rtts, UINT, 1, 1000, 4,                                                   \
-	  "RTTs with data waiting and no credit (fallback_ms at least) before a flow runs "  \
-	  "as Reno")                                                                         \
-	X(fallback_ms, UINT, 1, 60000, 200,                                                  \
-	  "the shortest wait for a credit before a flow runs as Reno, ms")                   \
-	X(bank_max, UINT, 1, FP_RING, 16,                                                    \
-	  "usable credits a flow may hold unspent at most; beyond, they are wasted")         \
-	X(bank_us, UINT, 0, 1000000, 2000,                                                   \
-	  "with release, usable credits a flow may hold unspent, in time: those of this "    \
-	  "many us at its credit rate (4 at least, bank_max at most; 0: bank_max alone)")    \
-	X(burst, UINT, 1, 64, 64,                                                            \
-	  "segments sent at once under credits beyond those an ACK acknowledged")            \
-	X(pace_credits, UINT, 0, 64, 8,                                                      \
-	  "pace at the average gap of about this many last credits (0: their rate over "     \
-	  "windows of an RTT and 4 ms at least, smoothed by a quarter; pace=0 overrides)")   \
-	X(lead_credits, UINT, 0, 64, 4,                                                      \
-	  "take a credit this many credits' time before it is usable (1 ms at least, an "    \
-	  "RTT at most; 0: only once usable)")                                               \
-	X(pace_gain_pct, UINT, 0, 100, 0,                                                    \
-	  "pace this many percent above the rate credits become usable")                     \
-	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")    \
-	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")                              \
-	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                            \
-	  "one credit for this many emulation packets of a flow (1: each): the receiver "    \
-	  "batches so, the sender takes no larger batch (set both ends alike)")              \
-	X(credit_ack, UINT, 0, 1, 1,                                                         \
-	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "  \
-	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "    \
-	  "it after the ledger)")                                                            \
-	X(release, UINT, 0, 1, 1,                                                            \
-	  "the pacer wakes each flow when a credit becomes usable (an ACK of nothing new "   \
-	  "from the sender's egress): a segment leaves then and only then (0: credits are "  \
-	  "spent as they come, with credit_ack, pace_credits and lead_credits)")             \
-	X(pace, UINT, 0, 1, 1,                                                               \
-	  "pace a flow under credits at the rate they become usable (0: not at all; with "   \
-	  "credit_ack the credits clock its segments)")                                      \
-	X(rx_pps, UINT, 1, 100000000, 1000000,                                               \
-	  "receiver: emulation packets a second each source address may have turned into "   \
+#define FP_TUNABLES(X)                                                                        \
+	X(port, UINT, 1, 65535, FP_DEFAULT_PORT, "UDP port of emulation and credit packets")  \
+	X(init_cwnd, UINT, 1, 1024, 10,                                                       \
+	  "pre-credit window (first RTT, unscheduled data), segments")                        \
+	X(t_wait_us, UINT, 0, 10000000, 0,                                                    \
+	  "send-time calibration T_wait, us (0: twice the flow's minimum RTT)")               \
+	X(fallback_rtts, UINT, 1, 1000, 4,                                                    \
+	  "RTTs with data waiting and no credit (fallback_ms at least) before a flow runs "   \
+	  "as Reno")                                                                          \
+	X(fallback_ms, UINT, 1, 60000, 200,                                                   \
+	  "the shortest wait for a credit before a flow runs as Reno, ms")                    \
+	X(bank_max, UINT, 1, FP_RING, 16,                                                     \
+	  "usable credits a flow may hold unspent at most; beyond, they are wasted")          \
+	X(bank_us, UINT, 0, 1000000, 2000,                                                    \
+	  "with release, usable credits a flow may hold unspent, in time: those of this "     \
+	  "many us at its credit rate (4 at least, bank_max at most; 0: bank_max alone)")     \
+	X(burst, UINT, 1, 64, 64,                                                             \
+	  "segments sent at once under credits beyond those an ACK acknowledged")             \
+	X(pace_credits, UINT, 0, 64, 8,                                                       \
+	  "pace at the average gap of about this many last credits (0: their rate over "      \
+	  "windows of an RTT and 4 ms at least, smoothed by a quarter; pace=0 overrides)")    \
+	X(lead_credits, UINT, 0, 64, 4,                                                       \
+	  "take a credit this many credits' time before it is usable (1 ms at least, an "     \
+	  "RTT at most; 0: only once usable)")                                                \
+	X(pace_gain_pct, UINT, 0, 100, 0,                                                     \
+	  "pace this many percent above the rate credits become usable")                      \
+	X(dscp_unsched, UINT, 0, 63, 8, "DSCP of unscheduled (pre-credit) data (8: CS1)")     \
+	X(dscp_sched, UINT, 0, 63, 0, "DSCP of scheduled data")                               \
+	X(credit_batch, UINT, 1, FP_BATCH_MAX, 1,                                             \
+	  "one credit for this many emulation packets of a flow (1: each): the receiver "     \
+	  "batches so, the sender takes no larger batch (set both ends alike)")               \
+	X(credit_ack, UINT, 0, 1, 1,                                                          \
+	  "hand each credit to its flow's socket as an ACK of nothing new, so that the CC "   \
+	  "spends it when it comes, not at the next ACK (a flow with SACK only; 0: drop "     \
+	  "it after the ledger)")                                                             \
+	X(release, UINT, 0, 1, 1,                                                             \
+	  "the pacer wakes each flow when a credit becomes usable (an ACK of nothing new "    \
+	  "from the sender's egress): a segment leaves then and only then (0: credits are "   \
+	  "spent as they come, with credit_ack, pace_credits and lead_credits)")              \
+	X(pace, UINT, 0, 1, 1,                                                                \
+	  "pace a flow under credits at the rate they become usable (0: not at all; with "    \
+	  "credit_ack the credits clock its segments)")                                       \
+	X(loop, UINT, 0, 1, 0,                                                                \
+	  "each credit becomes its flow's next emulation packet at the sender's TC ingress: " \
+	  "the network clocks the emulation, the pacer only starts a flow's loop (needs "     \
+	  "release=0)")                                                                       \
+	X(rx_pps, UINT, 1, 100000000, 1000000,                                                \
+	  "receiver: emulation packets a second each source address may have turned into "    \
 	  "credits, after a burst of 64 (the default: a 13 Gbit/s sender's highest rate)")
 
 #endif /* CCSUITE_FLASHPASS_H */

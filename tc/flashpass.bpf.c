@@ -580,6 +580,281 @@ static __always_inline int fp_credit_ack(struct __sk_buff *skb, const struct ccs
 	return fp_credit_to_ack(skb, p, k, &a);
 }
 
+/* The shortest interval of the loop's rate control: a loop's round trip
+ * on a veth pair is tens of microseconds, a few credits. */
+#define FP_LOOP_IV_MIN_NS 1000000ULL
+
+/*
+ * The loop's rate control (fp_rc_update()), once an interval (its round
+ * trip, or the pacer's interval if longer: flows whose intervals differ
+ * increase at different paces, and the shortest RTT takes the queue): the
+ * credit that finds the interval over and moves its end first decides, from the credits and losses counted since the last
+ * decision.  After a change it waits, as the pacer does, until the first
+ * packet of the new rate is credited (fp_rc_settle()), and measures from
+ * there.
+ */
+static __always_inline void fp_loop_control(struct fp_loop *lp, const struct fp_loop_cfg *cfg,
+					    __u32 last_seq, __u64 now)
+{
+	__u64 end = lp->iv_end_ns, iv = lp->rtt_ns, cred, lost;
+	enum fp_rc_step step;
+
+	if (iv < cfg->interval_ns)
+		iv = cfg->interval_ns;
+	if (iv < FP_LOOP_IV_MIN_NS)
+		iv = FP_LOOP_IV_MIN_NS;
+	if (now < end || __sync_val_compare_and_swap(&lp->iv_end_ns, end, now + iv) != end)
+		return;
+	cred = lp->iv_credited;
+	lost = lp->iv_lost;
+	__sync_fetch_and_sub(&lp->iv_credited, cred);
+	__sync_fetch_and_sub(&lp->iv_lost, lost);
+	if (lp->rc.settling) {
+		if (fp_rc_settled(&lp->rc, last_seq))
+			lp->rc.settling = 0;
+		return;
+	}
+	step = fp_rc_update(&lp->rc, &cfg->rc, cred + lost, cred,
+			    fp_rate_min(lp->rtt_ns, cfg->r_max), cfg->r_max);
+	fp_rc_settle(&lp->rc, &cfg->rc, step, lp->seq);
+}
+
+/* Every loop's packets together, at most the pacer's host_pps (its
+ * links' r_max), as its own were (fp_loop_within_rate()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} fp_loop_host SEC(".maps");
+
+/* How many of @n packets the GCRA at @tat (one each @interval, after a
+ * burst of FP_RX_BURST) lets out now; compare-and-swap, as credits of
+ * many flows come in on every CPU. */
+static __always_inline __u32 fp_gcra_cas(__u64 *tat, __u64 now, __u64 interval, __u32 n)
+{
+	__u64 old, next;
+	__u32 k;
+	int i;
+
+	for (i = 0; i < FP_RX_TRIES; i++) {
+		old = *(volatile __u64 *)tat;
+		next = old;
+		k = fp_gcra_take(&next, now, interval, FP_RX_BURST, n);
+		if (!k || __sync_val_compare_and_swap(tat, old, next) == old)
+			return k;
+	}
+	return 0;
+}
+
+/*
+ * Whatever its credits say, a loop sends at most r_max, after a burst of
+ * FP_RX_BURST, and all loops together at most the pacer's host_pps: a
+ * host on the path that learnt a flow's secret (it travels in clear) can
+ * make credits for the flow's packets before their own come, but not
+ * make the flows send more than the pacer would.  How many of @n may go.
+ */
+static __always_inline __u32 fp_loop_within_rate(struct fp_loop *lp, __u64 now,
+						 const struct fp_loop_cfg *cfg, __u32 n)
+{
+	__u32 zero = 0;
+	__u64 *host = bpf_map_lookup_elem(&fp_loop_host, &zero);
+
+	n = fp_gcra_cas(&lp->tat, now, NSEC_PER_SEC / cfg->r_max, n);
+	if (n && cfg->host_pps && host)
+		n = fp_gcra_cas(host, now, NSEC_PER_SEC / cfg->host_pps, n);
+	return n;
+}
+
+/*
+ * The credit of emulation packet @seq (sent at @t; @prev the highest
+ * credited before it, none if @first), just taken, in @l's loop: how many
+ * emulation packets it becomes (fp_loop_emit()), and whether they are
+ * over-provisioned (@over).  None for a flow that wants no credits: no
+ * demand, fallen back, done; the pacer starts its loop again when it has.
+ */
+static __always_inline __u32 fp_loop_step(struct fp_ledger *l, __u32 seq, __u64 t, __u64 now,
+					  __u32 prev, int first, bool *over)
+{
+	struct fp_loop *lp = &l->loop;
+	struct fp_loop_cfg *cfg;
+	__u32 zero = 0, lost, in_flight, n;
+
+	cfg = bpf_map_lookup_elem(&fp_loop_cfg, &zero);
+	if (!cfg || !cfg->r_max)
+		return 0;
+	t = now > t ? now - t : 1; /* the round trip this credit took */
+	lp->rtt_ns = lp->rtt_ns ? fp_pace_smooth(lp->rtt_ns, t) : t;
+	if (!lp->rc.rate) { /* the loop's first credit */
+		lp->rc.rate = fp_rc_start(&cfg->rc, cfg->r_max);
+		lp->rc.w = cfg->rc.w_max;
+		lp->iv_end_ns = now + lp->rtt_ns;
+	}
+	__sync_fetch_and_add(&lp->iv_credited, 1);
+	lost = fp_loop_lost(prev, seq, first);
+	if (lost) {
+		__sync_fetch_and_add(&lp->iv_lost, lost);
+		__sync_fetch_and_add(&lp->lost, lost);
+	}
+	fp_loop_control(lp, cfg, seq, now);
+	if (!l->demand_segs || (l->phase != FP_PHASE_PRECREDIT && l->phase != FP_PHASE_CREDIT))
+		return 0;
+	in_flight = fp_loop_in_flight(lp->seq, l->last_seq);
+	*over = fp_over_provisioned(in_flight, cfg->rc.max_loss, l->demand_segs);
+	n = fp_loop_emit(in_flight, fp_loop_window(lp->rc.rate, lp->rtt_ns));
+	return n ? fp_loop_within_rate(lp, now, cfg, n) : 0;
+}
+
+/* Write the 16-bit word at @off of the UDP payload (fp_wire) at @p to
+ * @neww, the UDP checksum with it. */
+static __always_inline int fp_wire_word(struct __sk_buff *skb, const struct ccs_pkt *p, __u32 off,
+					__u16 neww)
+{
+	__u32 at = p->l4_off + sizeof(struct udphdr) + off;
+	__u16 oldw;
+
+	if (bpf_skb_load_bytes(skb, at, &oldw, 2) ||
+	    bpf_l4_csum_replace(skb, p->l4_off + offsetof(struct udphdr, check), oldw, neww,
+				BPF_F_MARK_MANGLED_0 | 2))
+		return -1;
+	return bpf_skb_store_bytes(skb, at, &neww, 2, 0);
+}
+
+/* The same for the IPv4 header's 16-bit word at @off (its checksum). */
+static __always_inline int fp_ip4_word(struct __sk_buff *skb, const struct ccs_pkt *p, __u32 off,
+				       __u16 neww)
+{
+	__u16 oldw;
+
+	if (bpf_skb_load_bytes(skb, p->l3_off + off, &oldw, 2) ||
+	    bpf_l3_csum_replace(skb, p->l3_off + offsetof(struct iphdr, check), oldw, neww, 2))
+		return -1;
+	return bpf_skb_store_bytes(skb, p->l3_off + off, &neww, 2, 0);
+}
+
+/*
+ * Turn the credit at @p back into its flow's emulation packet (the
+ * inverse of fp_reflect()): MAC addresses, IP addresses and ports swapped
+ * back (it goes to the neighbour the credit came from), ECT(0), or
+ * Not-ECT if @over, DSCP 0, TTL 64, type and flags an emulation packet's.
+ * Its number and time: fp_loop_number().
+ */
+static __always_inline int fp_emu_of_credit(struct __sk_buff *skb, const struct ccs_pkt *p,
+					    bool over)
+{
+	__u8 ecn = over ? 0 : 2;
+
+	if (fp_swap(skb, 0, 6))
+		return -1;
+	if (p->v6) {
+		__u32 vtf;
+		__u8 hop = 64;
+
+		if (fp_swap(skb, p->l3_off + offsetof(struct ipv6hdr, saddr), 16) ||
+		    bpf_skb_load_bytes(skb, p->l3_off, &vtf, 4))
+			return -1;
+		vtf = (vtf & bpf_htonl(0xf00fffff)) | bpf_htonl((__u32)ecn << 20);
+		if (bpf_skb_store_bytes(skb, p->l3_off, &vtf, 4, 0) ||
+		    bpf_skb_store_bytes(skb, p->l3_off + offsetof(struct ipv6hdr, hop_limit), &hop,
+					1, 0))
+			return -1;
+	} else {
+		if (fp_swap(skb, p->l3_off + offsetof(struct iphdr, saddr), 4) ||
+		    fp_ip4_word(skb, p, 0, bpf_htons(0x4500 | ecn)) ||
+		    fp_ip4_word(skb, p, offsetof(struct iphdr, ttl),
+				bpf_htons(64 << 8 | IPPROTO_UDP)))
+			return -1;
+	}
+	if (fp_swap(skb, p->l4_off, 2) ||
+	    fp_wire_word(skb, p, 0, bpf_htons(FP_MAGIC << 8 | FP_VERSION << 4 | FP_EMULATION)) ||
+	    fp_wire_word(skb, p, FP_WIRE_LEN - 2, bpf_htons((over ? FP_WIRE_OVER : 0) << 8 | 1)))
+		return -1;
+	skb->priority = TC_PRIO_INTERACTIVE; /* the pacer's packets' band */
+	return 0;
+}
+
+/*
+ * Number the emulation packet at @p, its fp_wire's seq and t_us now
+ * @seq and @t_us (network order), as its flow's next in @l's loop,
+ * leaving now: the credits' numbers then say what is in flight
+ * (fp_loop_in_flight()) and their T the loop's round trip.  The new
+ * values are left in @seq and @t_us.
+ */
+static __always_inline int fp_loop_number(struct __sk_buff *skb, const struct ccs_pkt *p,
+					  struct fp_ledger *l, __be32 *seq, __be32 *t_us)
+{
+	__u32 csum = p->l4_off + offsetof(struct udphdr, check),
+	      wire = p->l4_off + sizeof(struct udphdr);
+	__be32 s = bpf_htonl(__sync_fetch_and_add(&l->loop.seq, 1));
+	__be32 t = bpf_htonl((__u32)(bpf_ktime_get_ns() / 1000));
+
+	if (bpf_l4_csum_replace(skb, csum, *seq, s, BPF_F_MARK_MANGLED_0 | 4) ||
+	    bpf_skb_store_bytes(skb, wire + offsetof(struct fp_wire, seq), &s, 4, 0) ||
+	    bpf_l4_csum_replace(skb, csum, *t_us, t, BPF_F_MARK_MANGLED_0 | 4) ||
+	    bpf_skb_store_bytes(skb, wire + offsetof(struct fp_wire, t_us), &t, 4, 0))
+		return -1;
+	*seq = s;
+	*t_us = t;
+	return 0;
+}
+
+/*
+ * Send @n emulation packets (1 or 2) made of the credit @w at @p, out of
+ * the device it came in by: a clone for each but the last, which is the
+ * credit itself (*@act TC_ACT_REDIRECT); with @keep a clone for each, and
+ * the credit put back as it came but for its wire, for the caller to make
+ * the flow's ACK (*@act TC_ACT_UNSPEC).  How many left (a clone the
+ * qdisc dropped counts: its number is lost as in the network).
+ */
+static __always_inline __u32 fp_loop_send(struct __sk_buff *skb, const struct ccs_pkt *p,
+					  struct fp_ledger *l, const struct fp_wire *w, __u32 n,
+					  bool over, bool keep, int *act)
+{
+	__u32 prio = skb->priority, sent = 0, clones = keep ? n : n - 1;
+	__be32 seq = w->seq, t_us = w->t_us;
+
+	*act = TC_ACT_UNSPEC;
+	if (fp_emu_of_credit(skb, p, over))
+		return 0;
+	if (clones >= 1 && !fp_loop_number(skb, p, l, &seq, &t_us) &&
+	    bpf_clone_redirect(skb, skb->ifindex, 0) >= 0)
+		sent++;
+	if (clones >= 2 && !fp_loop_number(skb, p, l, &seq, &t_us) &&
+	    bpf_clone_redirect(skb, skb->ifindex, 0) >= 0)
+		sent++;
+	if (!keep) {
+		if (fp_loop_number(skb, p, l, &seq, &t_us))
+			return sent;
+		*act = bpf_redirect(skb->ifindex, 0);
+		return sent + 1;
+	}
+	skb->priority = prio;
+	return fp_swap(skb, 0, 6) ? 0 : sent; /* the ACK's MACs: the credit's */
+}
+
+/* Can the credit at @p (UDP header @uh) carry its loop's packet?  A plain
+ * IP header (options or extension headers would be rewritten wrong), and
+ * over IPv6 a UDP checksum (it is mandatory there). */
+static __always_inline bool fp_loop_carrier(const struct ccs_pkt *p, const struct udphdr *uh)
+{
+	return p->l4_off - p->l3_off == (p->v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr)) &&
+	       (!p->v6 || uh->check);
+}
+
+/* A credit became @n emulation packets of @l's loop. */
+static __always_inline void fp_loop_count(struct fp_ledger *l, __u32 n)
+{
+	if (!n) {
+		__sync_fetch_and_add(&l->loop.ended, 1);
+		ccs_stat_inc(FP_STAT_LOOP_ENDED);
+		return;
+	}
+	__sync_fetch_and_add(&l->loop.sent, n);
+	ccs_stat_add(FP_STAT_LOOP_SENT, n);
+	if (n > 1)
+		ccs_stat_inc(FP_STAT_LOOP_GROWN);
+}
+
 SEC("tc")
 int fp_sender_in(struct __sk_buff *skb)
 {
@@ -590,8 +865,11 @@ int fp_sender_in(struct __sk_buff *skb)
 	struct fp_wire w;
 	struct fp_key k;
 	enum fp_wire_err e;
+	int act = TC_ACT_UNSPEC;
+	bool over = false, keep;
+	__u32 prev, n;
 	__u64 now, t;
-	int len;
+	int len, first;
 
 	if (ccs_parse(skb, &p) != CCS_PKT_IP)
 		return TC_ACT_OK;
@@ -625,12 +903,32 @@ int fp_sender_in(struct __sk_buff *skb)
 		ccs_stat_inc(FP_STAT_CREDIT_FUTURE);
 		return TC_ACT_SHOT;
 	}
+	/* with loop, every packet was numbered in it: a credit of one not
+	 * sent, or sent FP_REPLAY_JUMP or more before, is not its own */
+	if (loop && *(volatile __u32 *)&l->loop.seq - 1 - bpf_ntohl(w.seq) >= FP_REPLAY_JUMP) {
+		ccs_stat_inc(FP_STAT_CREDIT_REPLAYED);
+		return TC_ACT_SHOT;
+	}
+	prev = *(volatile __u32 *)&l->last_seq;
+	first = !*(volatile __u32 *)&l->seen;
 	if (!fp_credit_fresh(l, bpf_ntohl(w.seq), w.count)) {
 		ccs_stat_inc(FP_STAT_CREDIT_REPLAYED);
 		return TC_ACT_SHOT;
 	}
 	fp_bank(l, &k, t, now, w.count);
 	l->last_credit_ns = now;
+	/* the loop's packets first: the credit itself may become one */
+	if (loop && w.count == 1) {
+		n = fp_loop_step(l, bpf_ntohl(w.seq), t, now, prev, first, &over);
+		keep = credit_ack && !release;
+		if (n && fp_loop_carrier(&p, &uh))
+			n = fp_loop_send(skb, &p, l, &w, n, over, keep, &act);
+		else
+			n = 0;
+		fp_loop_count(l, n);
+		if (act != TC_ACT_UNSPEC)
+			return act; /* bpf_redirect()'s */
+	}
 	/* with release, the pacer wakes the flow at the credit's usable time */
 	if (credit_ack && !release && !fp_credit_ack(skb, &p, &k, l)) {
 		ccs_stat_inc(FP_STAT_CREDIT_ACKS);
@@ -655,6 +953,18 @@ static __always_inline void fp_set_dscp(struct __sk_buff *skb, const struct ccs_
 	if (!p->v6)
 		bpf_l3_csum_replace(skb, p->l3_off + offsetof(struct iphdr, check), oldw, neww, 2);
 	bpf_skb_store_bytes(skb, p->l3_off, &neww, 2, 0);
+}
+
+/* The pacer's first packet of @l's loop at @p (@w): numbered in the loop,
+ * and no longer a seed, so that no later hook numbers it again. */
+static __always_inline void fp_loop_seed(struct __sk_buff *skb, const struct ccs_pkt *p,
+					 struct fp_ledger *l, const struct fp_wire *w)
+{
+	__be32 seq = w->seq, t_us = w->t_us;
+
+	if (!fp_loop_number(skb, p, l, &seq, &t_us))
+		fp_wire_word(skb, p, FP_WIRE_LEN - 2,
+			     bpf_htons((__u16)(w->flags & ~FP_WIRE_SEED) << 8 | w->count));
 }
 
 /*
@@ -685,8 +995,12 @@ static __always_inline int fp_release(struct __sk_buff *skb, struct ccs_pkt *p,
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (e) { /* an emulation packet */
-		if (l && w.secret == l->secret && !l->emu_first_ns)
+		if (!l || w.secret != l->secret)
+			return TC_ACT_OK;
+		if (!l->emu_first_ns)
 			l->emu_first_ns = bpf_ktime_get_ns();
+		if (loop && (w.flags & FP_WIRE_SEED))
+			fp_loop_seed(skb, p, l, &w);
 		return TC_ACT_OK;
 	}
 	if (!l || w.secret != l->secret) {

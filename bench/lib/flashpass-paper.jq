@@ -49,6 +49,12 @@ def algos($r): $r.summary | with_entries(.value |= cc($r));
 		pacer: ($r.env.flashpass_pacer // "default"), algos: algos($r),
 		credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0
 			then null else .credits_wasted / .credits | r3 end)) }] | sort_by([.scenario, .pacer])),
+	# how credits reach segments: releases, credits as ACKs, and the loop
+	# in the kernel (bench/flashpass-paper loop), cubic beside each
+	loop: ([$S | to_entries[] | select(.key | startswith("flashpass-loop-")) | .value as $r | {
+		scenario: $r.scenario, description: $r.description,
+		mode: (.key | sub("^.*-"; "")), pacer: ($r.env.flashpass_pacer // ""),
+		algos: algos($r) }] | sort_by([.scenario, .mode])),
 	sweep: ([$S | to_entries[] | select(.key | startswith("flashpass-sweep")) | .value as $r | {
 		buffer: $r.env.buffer, buffer_bytes: ($r | buffer_bytes),
 		buffer_bdp: (($r | buffer_bytes) / (($r | rate_bps) / 8 * $r.env.base_rtt_ms / 1000) | r3),

@@ -69,6 +69,9 @@
 #define TC_ACT_SHOT	2
 #define TC_ACT_REDIRECT 7
 
+/* include/uapi/linux/pkt_sched.h: skb->priority bands of pfifo_fast */
+#define TC_PRIO_INTERACTIVE 6
+
 /* include/linux/tcp.h: tp->ecn_flags bits (RFC 3168 mode is bit 0 on every
  * kernel; 6.18 renamed TCP_ECN_OK to TCP_ECN_MODE_RFC3168 and added AccECN) */
 #define TCP_ECN_OK	    1

@@ -161,6 +161,21 @@ static const char *phase_name(uint32_t ph)
 	return ph < 4 ? n[ph] : "?";
 }
 
+/* A flow whose credits clock its emulation (loop): the kernel's loop
+ * has its rate control, the pacer sent its first packets.  1 if so. */
+static int flow_emu_loop(const struct fp_ledger *l, struct fp_emu *e)
+{
+	if (!l->loop.rc.rate)
+		return 0;
+	e->sent += l->loop.sent;
+	e->lost = l->loop.lost;
+	e->rate = l->loop.rc.rate;
+	e->w = l->loop.rc.w;
+	e->last_loss = l->loop.rc.last_loss;
+	e->decreases = l->loop.rc.decreases;
+	return 1;
+}
+
 static int flows(int json)
 {
 	int fl = pin_open(FP_NAME, "fp_ledgers"), fe = pin_open(FP_NAME, "fp_emu"), n = 0;
@@ -180,7 +195,7 @@ static int flows(int json)
 	while (!bpf_map_get_next_key(fl, prev, &next)) {
 		char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 12], sa[80], da[80], demand[24];
 		__u32 lag;
-		int open;
+		int open, loop;
 
 		k = next;
 		prev = &k;
@@ -188,6 +203,7 @@ static int flows(int json)
 			continue;
 		if (bpf_map_lookup_elem(fe, &k, &e))
 			memset(&e, 0, sizeof(e));
+		loop = flow_emu_loop(l, &e);
 		addr6_str(k.saddr, s, sizeof(s));
 		addr6_str(k.daddr, d, sizeof(d));
 		/* a link-local flow's interface, in the sender's namespace */
@@ -206,13 +222,18 @@ static int flows(int json)
 			       "\"min_rtt_us\":%llu,"
 			       "\"t_wait_us\":%llu,\"emu_sent\":%llu,\"emu_over\":%llu,"
 			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f,"
+			       "\"emu_by\":\"%s\",\"loop_in_flight\":%u,\"loop_window\":%u,"
+			       "\"loop_rtt_us\":%llu,"
 			       "\"snd_una\":%u,\"snd_nxt\":%u,\"rcv_nxt\":%u}\n",
 			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
 			       open ? "true" : "false", l->credits_recv, l->credits_used,
 			       l->idle_wasted + l->ring_wasted + l->expired, fp_ring_fill(&l->ring),
 			       lag, fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
 			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0,
-			       l->snd_una, l->snd_nxt, l->rcv_nxt);
+			       loop ? "kernel" : "pacer",
+			       loop ? fp_loop_in_flight(l->loop.seq, l->last_seq) : 0,
+			       loop ? fp_loop_window(l->loop.rc.rate, l->loop.rtt_ns) : 0,
+			       l->loop.rtt_ns / 1000, l->snd_una, l->snd_nxt, l->rcv_nxt);
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
 			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));
@@ -316,18 +337,27 @@ static int fp_tunable(const struct algo *a, const char *name, uint64_t *v)
 	return -1;
 }
 
-/* What the pacer takes from the registration: the port, release and
- * whether credits are batched. */
+/* What the pacer takes from the registration: the port, release,
+ * whether credits are batched and whether the kernel clocks the loop. */
 static int fp_pacer_tunables(const struct algo *a, struct pacer_opts *po)
 {
-	uint64_t port, release, batch;
+	uint64_t port, release, batch, loop;
 
 	if (fp_tunable(a, "port", &port) || fp_tunable(a, "release", &release) ||
-	    fp_tunable(a, "credit_batch", &batch))
+	    fp_tunable(a, "credit_batch", &batch) || fp_tunable(a, "loop", &loop))
 		return -1;
+	if (loop && (release || batch > 1)) {
+		pr_warn("flashpass run: loop=1 needs release=0 and credit_batch=1 (the pacer "
+			"releases and batches only the packets it sends)\n");
+		return -1;
+	}
 	po->port = (uint16_t)port;
 	po->release = release != 0;
 	po->batched = batch > 1;
+	po->loop = loop != 0;
+	/* the kernel clocks the loop: the pacer's seeds need no real time */
+	if (po->loop)
+		po->rt_priority = 0;
 	return 0;
 }
 
@@ -374,6 +404,9 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	       (uint64_t)fp_emu_pps_max(po->link_bps) * (po->n_netns ? po->n_netns : 1),
 	       po->rc.min_loss, po->rc.max_loss, po->rc.w_min, po->rc.w_max, po->rc.start,
 	       po->rc.settle ? "settle" : "no settle", po->jitter_pct);
+	if (po->loop)
+		printf("flashpass pacer: the kernel clocks the emulation (loop): the pacer starts "
+		       "each loop, at no real-time priority\n");
 	fflush(stdout);
 	err = pacer_run(po, &stop, &r);
 	lock_host_state();

@@ -118,6 +118,10 @@ struct pflow {
 	int in_hot;	    /* in the hot list (scan()) */
 	uint32_t pass;	    /* the last sweep() pass that met its key */
 	uint64_t hot_until; /* read every scan until then (scan()), else by sweep() */
+	/* loop: the first packets of its loop still to send, when the last
+	 * were due, and the ledger's last credit (flow_seed()) */
+	uint32_t seeds;
+	uint64_t seed_ns, last_credit_ns;
 	/* release: when each emulation packet's credit becomes usable,
 	 * T + T_wait, oldest first (free-running counters) */
 	uint64_t t_wait_ns;
@@ -139,6 +143,8 @@ struct pacer {
 	const struct pacer_opts *o;
 	struct pacer_report *r;
 	int fd_ledgers, fd_emu;
+	int fd_loop;	     /* loop: the kernel's loop's options (fp_loop_cfg) */
+	uint64_t loop_iv_ns; /* the interval last written there */
 	struct psock socks[PACER_MAX_NETNS];
 	size_t n_socks;
 	uint64_t r_max;
@@ -436,6 +442,7 @@ static void flow_read(struct pacer *p, struct pflow *f, const struct fp_ledger *
 	f->demand = l->demand_segs;
 	f->recv = l->credits_recv;
 	f->last_seq = l->last_seq;
+	f->last_credit_ns = l->last_credit_ns;
 	f->t_wait_ns = l->t_wait_ns;
 	/* a batched credit's window has its own number only */
 	if (l->seen && !p->o->batched)
@@ -668,12 +675,37 @@ static void flow_interval(struct pacer *p, struct pflow *f, uint64_t now)
 	bpf_map_update_elem(p->fd_emu, &f->key, &f->pub, BPF_ANY);
 }
 
+/*
+ * With loop, the kernel carries a flow's emulation once its loop has
+ * packets: the pacer sends the first ones (fp_loop_seeds(), at a new
+ * flow's rate), and again once the loop is over (its packets lost, or
+ * ended while the flow had nothing to send): no credit and no packet of
+ * ours for a credit's overdue time and an interval.
+ */
+static void flow_seed(struct pacer *p, struct pflow *f, uint64_t now)
+{
+	uint64_t quiet =
+		(uint64_t)fp_credit_overdue_us(f->rtt_ns, p->r_max) * 1000 + interval_ns(p);
+
+	if (f->seeds || now - f->seed_ns < quiet ||
+	    (f->last_credit_ns && now - f->last_credit_ns < quiet))
+		return;
+	f->seeds = fp_loop_seeds(fp_rc_start(&p->o->rc, p->r_max), f->rtt_ns);
+	f->seed_ns = now;
+	f->next_ns = now;
+}
+
 /* A flow's control at a scan: after a change, once it has shown (or an
  * interval went by without a credit), measure from there; an interval
  * on, decide. */
 static void flow_control(struct pacer *p, struct pflow *f, uint64_t now)
 {
 	uint64_t passed, credited;
+
+	if (p->o->loop) {
+		flow_seed(p, f, now);
+		return;
+	}
 
 	if (f->rc.settling) {
 		if (!fp_rc_settled(&f->rc, f->last_seq) && now - f->iv_start_ns < interval_ns(p))
@@ -798,7 +830,7 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
 
 	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
 	w->seq = htonl(f->pub.seq);
-	w->flags = over ? FP_WIRE_OVER : 0;
+	w->flags = (over ? FP_WIRE_OVER : 0) | (p->o->loop ? FP_WIRE_SEED : 0);
 	/* Not-ECT or ECT(0): the switch tells them apart */
 	build_ip(p, f, i, over ? 0 : 2);
 	release_at(p, f, due, f->pub.seq++);
@@ -958,7 +990,7 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 				more = 1;
 				continue;
 			}
-			if (f->next_ns > now)
+			if (f->next_ns > now || (p->o->loop && !f->seeds))
 				continue;
 			if (!emu_ok(p, now)) {
 				f->held = 1;
@@ -966,6 +998,7 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns);
+			f->seeds -= f->seeds > 0;
 			emu_spent(p, now);
 			p->r->capped += f->held;
 			f->held = 0;
@@ -1108,6 +1141,26 @@ static int psock_open(struct pacer *p, struct psock *ps, const char *name)
 	return err;
 }
 
+/* loop: what the kernel's loop needs of the pacer (fp_loop_cfg), or with
+ * @off nothing (its loops end at their next credit).  0, or < 0. */
+static int loop_write(struct pacer *p, int off)
+{
+	struct fp_loop_cfg c = { .r_max = p->r_max,
+				 .host_pps = p->emu_cap,
+				 .interval_ns = interval_ns(p),
+				 .rc = p->o->rc };
+	__u32 zero = 0;
+	int err;
+
+	if (off)
+		memset(&c, 0, sizeof(c));
+	err = bpf_map_update_elem(p->fd_loop, &zero, &c, BPF_ANY);
+	if (err)
+		pr_warn("pacer: cannot write fp_loop_cfg: %s\n", strerror(-err));
+	p->loop_iv_ns = c.interval_ns;
+	return err;
+}
+
 static int pacer_open(struct pacer *p)
 {
 	char dir[256];
@@ -1117,6 +1170,10 @@ static int pacer_open(struct pacer *p)
 	if (p->fd_ledgers < 0 || p->fd_emu < 0) {
 		pin_dir("bpf_flashpass", dir, sizeof(dir));
 		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
+		return -ENOENT;
+	}
+	if (p->o->loop && (p->fd_loop = pin_open("bpf_flashpass", "fp_loop_cfg")) < 0) {
+		pr_warn("pacer: bpf_flashpass has no fp_loop_cfg map: attach this build's\n");
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < (p->o->n_netns ? p->o->n_netns : 1); i++) {
@@ -1172,7 +1229,7 @@ static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_
 
 	p->o = o;
 	p->r = r;
-	p->fd_ledgers = p->fd_emu = -1;
+	p->fd_ledgers = p->fd_emu = p->fd_loop = -1;
 	p->r_max = fp_emu_pps_max(o->link_bps);
 	p->flows = calloc(PACER_FLOWS, sizeof(*p->flows));
 	p->sweep_keys = calloc(PACER_SWEEP, sizeof(*p->sweep_keys));
@@ -1180,6 +1237,8 @@ static int pacer_init(struct pacer *p, const struct pacer_opts *o, struct pacer_
 	memset(p->idx, -1, sizeof(p->idx));
 	err = p->flows && p->sweep_keys && p->sweep_ledgers ? pacer_open(p) : -ENOMEM;
 	p->emu_cap = p->r_max * p->n_socks;
+	if (!err && p->o->loop)
+		err = loop_write(p, 0);
 	return err;
 }
 
@@ -1189,6 +1248,8 @@ static void scan_and_control(struct pacer *p, uint64_t now)
 {
 	scan(p, now);
 	p->next_scan = now + (uint64_t)p->o->scan_us * 1000;
+	if (p->o->loop && interval_ns(p) != p->loop_iv_ns)
+		loop_write(p, 0);
 	for (size_t i = 0; i < p->n_act; i++)
 		flow_control(p, &p->flows[p->act[i]], now);
 }
@@ -1202,6 +1263,8 @@ static uint64_t next_due(const struct pacer *p)
 		const struct pflow *f = &p->flows[p->act[i]];
 
 		/* its next packet, or the rate cap's next */
+		if (p->o->loop && !f->seeds)
+			continue;
 		if (f->next_ns < earliest && p->emu_free_ns < earliest)
 			earliest = f->next_ns > p->emu_free_ns ? f->next_ns : p->emu_free_ns;
 		if (f->rel_tail != f->rel_head) {
@@ -1287,6 +1350,8 @@ static void pacer_free(struct pacer *p)
 		close(p->fd_ledgers);
 	if (p->fd_emu >= 0)
 		close(p->fd_emu);
+	if (p->fd_loop >= 0)
+		close(p->fd_loop);
 	for (size_t i = 0; p->flows && i < p->n; i++)
 		free(p->flows[i].rel);
 	free(p->flows);
@@ -1399,9 +1464,11 @@ static int pacer_work(struct pacer *p, volatile sig_atomic_t *stop, pid_t parent
 	err = pacer_drop(p, parent);
 	while (!err && !*stop)
 		pacer_turn(p);
-	/* the pacer's view goes with it */
+	/* the pacer's view goes with it, and the loops it started */
 	for (size_t i = 0; i < p->n; i++)
 		bpf_map_delete_elem(p->fd_emu, &p->flows[i].key);
+	if (p->o->loop)
+		loop_write(p, 1);
 	r->wall_s = (double)(mono_ns() - t0) / 1e9;
 	r->cpu_s = cpu_seconds() - cpu0;
 	return err;
@@ -1421,6 +1488,8 @@ static void view_clear(struct pacer *p)
 	while (!bpf_map_get_next_key(p->fd_emu, NULL, &k))
 		if (bpf_map_delete_elem(p->fd_emu, &k))
 			break;
+	if (p->o->loop)
+		loop_write(p, 1);
 }
 
 /*

@@ -30,6 +30,8 @@ struct pacer_opts {
 	unsigned int rt_priority; /* SCHED_FIFO priority of the pacer, 0: none */
 	int release;		  /* bpf_flashpass's release tunable: wake flows at T + T_wait */
 	int batched;		  /* its credit_batch is above 1: a credit stands for several */
+	int loop;		  /* its loop tunable: credits become emulation packets in
+				   * the kernel; the pacer only starts each flow's loop */
 	uint64_t rel_expire_ns;	  /* a release later than this expires */
 	unsigned int jitter_pct;  /* emulation gaps drawn within this percent of the rate's */
 	struct fp_rc_params rc;

@@ -1221,3 +1221,334 @@ Test(flashpass_release, a_due_release_grants_and_stamps_the_ledger)
 	cr_assert_eq(l->rel_stamp, own, "nor stamp");
 	cr_assert_eq(stat_of(FP_STAT_RELEASES_IDLE), 1);
 }
+
+/*
+ * The credit loop (loop=1): a credit becomes its flow's next emulation
+ * packet at the sender's ingress, numbered in the flow's loop; the
+ * egress numbers the pacer's first packets (FP_WIRE_SEED) once.  (A
+ * clone is a real transmission, on the loopback device here.)
+ */
+static void loop_cfg(uint64_t r_max)
+{
+	struct fp_loop_cfg c = {
+		.r_max = r_max,
+		.host_pps = r_max,
+		.rc = { .max_loss = 128, .min_loss = 32, .w_min = 16, .w_max = 64, .start = 256 }
+	};
+	uint32_t zero = 0;
+	int fd = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_loop_cfg"));
+
+	cr_assert_eq(bpf_map_update_elem(fd, &zero, &c, BPF_ANY), 0);
+}
+
+static void setup_loop(void)
+{
+	setup_tuned("loop", 1);
+	loop_cfg(7706);
+}
+
+/* as it runs: credits as ACKs, no release */
+static void setup_loop_ack(void)
+{
+	setup_with(3, (const char *[]){ "loop", "credit_ack", "release" },
+		   (const uint64_t[]){ 1, 1, 0 });
+	loop_cfg(7706);
+}
+
+TestSuite(flashpass_loop, .init = setup_loop, .fini = teardown);
+
+/* The loop of a flow @l (its ledger, written) in its credit phase with
+ * data to send: 5 packets out (numbers 7..11, 12 next), a window of 5 at
+ * its rate over the credit's 10 ms: the credit of 7 leaves 4 out and
+ * becomes 1. */
+static void loop_of(struct fp_ledger *l, const struct fp_key *k)
+{
+	l->demand_segs = 100;
+	l->last_seq = 6;
+	l->seen = 1;
+	l->loop.seq = 12;
+	l->loop.rc.rate = 500; /* pps: 5 over 10 ms */
+	l->loop.rtt_ns = 10000000ULL;
+	l->loop.iv_end_ns = mono_ns() + 1000000000ULL; /* no rate decision now */
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, k, l, BPF_ANY), 0);
+}
+
+static void ledger_loop(void)
+{
+	struct fp_key k;
+
+	key_of_flow(&k);
+	loop_of(ledger_new(FP_PHASE_CREDIT), &k);
+}
+
+static void ledger_loop_set(uint32_t seq, uint64_t demand, uint64_t tat)
+{
+	struct fp_ledger *l;
+	struct fp_key k;
+
+	ledger_loop();
+	l = ledger();
+	l->loop.seq = seq;
+	l->demand_segs = demand;
+	l->loop.tat = tat;
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_EXIST), 0);
+}
+
+static void credit4_summed(struct emu4 *c, uint32_t seq)
+{
+	credit4(c, (uint32_t)(mono_ns() / 1000) - 10000, SECRET);
+	memcpy(c->eth.h_dest, "\x02\0\0\0\0\x01", 6);	/* this host */
+	memcpy(c->eth.h_source, "\x02\0\0\0\0\x09", 6); /* the next hop */
+	c->w.seq = htonl(seq);
+	c->ip.ttl = 61; /* three hops back */
+	c->ip.check = 0;
+	c->ip.check = csum_fold(csum_add(0, &c->ip, sizeof(c->ip)));
+	c->udp.check =
+		udp_csum(&c->ip.saddr, &c->ip.daddr, 4, &c->udp, sizeof(c->udp) + FP_WIRE_LEN);
+}
+
+static void assert_emu4(const struct emu4 *out, const struct emu4 *c, uint32_t seq)
+{
+	cr_assert_arr_eq(out->eth.h_dest, c->eth.h_source, 6, "to the neighbour it came from");
+	cr_assert_arr_eq(out->eth.h_source, c->eth.h_dest, 6);
+	cr_assert_eq(out->ip.saddr, htonl(A_SND), "from the flow's sender");
+	cr_assert_eq(out->ip.daddr, htonl(A_RCV), "to its receiver");
+	cr_assert_eq(out->ip.tos, 2, "ECT(0), DSCP 0");
+	cr_assert_eq(out->ip.ttl, 64);
+	cr_assert_eq(csum_fold(csum_add(0, &out->ip, sizeof(out->ip))), 0, "IP checksum valid");
+	cr_assert_eq(out->udp.source, htons(P_SND));
+	cr_assert_eq(out->udp.dest, htons(port));
+	cr_assert_eq(out->w.ver_type, FP_VERSION << 4 | FP_EMULATION);
+	cr_assert_eq(out->w.count, 1);
+	cr_assert_eq(out->w.flags, 0);
+	cr_assert_eq(out->w.secret, SECRET);
+	cr_assert_eq(out->w.dport, htons(P_RCV));
+	cr_assert_eq(ntohl(out->w.seq), seq, "numbered %u in the loop", ntohl(out->w.seq));
+	cr_assert_leq((uint32_t)(mono_ns() / 1000) - ntohl(out->w.t_us), 1000000, "T is now");
+	cr_assert_eq(udp_csum(&out->ip.saddr, &out->ip.daddr, 4, &out->udp,
+			      sizeof(out->udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid");
+}
+
+Test(flashpass_loop, a_credit_becomes_the_flows_next_emulation_packet)
+{
+	struct emu4 c, out;
+	struct fp_ledger *l;
+	struct run r;
+
+	ledger_loop();
+	credit4_summed(&c, 7);
+	r = run(fd_in, &c, sizeof(c), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_REDIRECT, "out again: %d", r.ret);
+	cr_assert_eq(r.len, sizeof(c));
+	assert_emu4(&out, &c, 12);
+	l = ledger();
+	cr_assert_eq(l->credits_recv, 1, "banked as any credit");
+	cr_assert_eq(l->loop.seq, 13);
+	cr_assert_eq(l->loop.sent, 1);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 1);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_GROWN), 0);
+	cr_assert_gt(l->loop.rtt_ns, 0);
+	/* the egress leaves it as it is: it was numbered */
+	r = run(fd_out, &out, sizeof(out), &c, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK);
+	cr_assert_arr_eq(&c, &out, sizeof(c), "not numbered again");
+	cr_assert_eq(ledger()->loop.seq, 13);
+}
+
+/* Below its window a credit becomes two: a clone (sent on the loopback
+ * device) and the credit itself, numbered one after the other. */
+Test(flashpass_loop, below_its_window_a_credit_becomes_two)
+{
+	struct emu4 c, out;
+
+	ledger_loop_set(11, 100, 0); /* 3 out after the credit of 7 */
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_REDIRECT);
+	assert_emu4(&out, &c, 12);
+	cr_assert_eq(ledger()->loop.seq, 13, "11 the clone's, 12 the credit's");
+	cr_assert_eq(ledger()->loop.sent, 2);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_GROWN), 1);
+}
+
+/* The pacer's first packets of a loop: the egress numbers each once. */
+Test(flashpass_loop, the_egress_numbers_a_seed_once)
+{
+	struct emu4 e, out, again;
+
+	ledger_loop();
+	emu4(&e);
+	e.w.secret = SECRET;
+	e.w.flags = FP_WIRE_SEED;
+	e.udp.check = 0;
+	e.udp.check = udp_csum(&e.ip.saddr, &e.ip.daddr, 4, &e.udp, sizeof(e.udp) + FP_WIRE_LEN);
+	cr_assert_eq(run(fd_out, &e, sizeof(e), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ntohl(out.w.seq), 12);
+	cr_assert_eq(out.w.flags, 0, "no longer a seed");
+	cr_assert_eq(udp_csum(&out.ip.saddr, &out.ip.daddr, 4, &out.udp,
+			      sizeof(out.udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid");
+	cr_assert_eq(run(fd_out, &out, sizeof(out), &again, 0).ret, TC_ACT_OK);
+	cr_assert_arr_eq(&again, &out, sizeof(out), "a second hook leaves it");
+	cr_assert_eq(ledger()->loop.seq, 13);
+}
+
+Test(flashpass_loop, a_credit_above_the_window_or_without_demand_ends)
+{
+	struct emu4 c;
+
+	ledger_loop_set(20, 100, 0); /* 12 out after the credit of 7: above 5 */
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->loop.ended, 1);
+	ledger_loop_set(12, 0, 0);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "nothing to send");
+	cr_assert_eq(stat_of(FP_STAT_LOOP_ENDED), 2);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 0);
+}
+
+/* Untrusted as any credit: a forged, replayed or future one, or one of a
+ * packet the loop has not sent, makes no packet. */
+Test(flashpass_loop, a_bad_credit_makes_no_packet)
+{
+	struct emu4 c;
+
+	ledger_loop();
+	credit4_summed(&c, 7);
+	c.w.secret = SECRET + 1;
+	c.udp.check = 0;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "forged");
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "replayed");
+	credit4_summed(&c, 8);
+	c.w.t_us = htonl((uint32_t)(mono_ns() / 1000) + 5000000);
+	c.udp.check = 0;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "from the future");
+	credit4_summed(&c, 13);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT,
+		     "of a packet not sent yet (13 is the next)");
+	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 1);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_REPLAYED), 2);
+	/* a loop that sent one packet: numbers 2^31 away are not its own */
+	ledger_loop_set(1, 100, 0);
+	credit4_summed(&c, 0x80000001U);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "half the space away");
+	cr_assert_eq(ledger()->credits_recv, 0);
+}
+
+/* An IPv4 header with options would be rewritten wrong: the loop ends. */
+Test(flashpass_loop, a_credit_with_ip_options_ends_its_loop)
+{
+	struct {
+		struct ethhdr eth;
+		struct iphdr ip;
+		uint8_t opt[4];
+		struct udphdr udp;
+		struct fp_wire w;
+	} __attribute__((packed)) o;
+	struct emu4 c;
+
+	ledger_loop();
+	credit4_summed(&c, 7);
+	memcpy(&o.eth, &c.eth, sizeof(o.eth) + sizeof(o.ip));
+	memset(o.opt, IPOPT_NOP, sizeof(o.opt));
+	o.ip.ihl = 6;
+	o.ip.tot_len = htons(ntohs(c.ip.tot_len) + 4);
+	o.ip.check = 0;
+	o.ip.check = csum_fold(csum_add(0, &o.ip, sizeof(o.ip) + sizeof(o.opt)));
+	memcpy(&o.udp, &c.udp, sizeof(o.udp) + sizeof(o.w));
+	cr_assert_eq(run(fd_in, &o, sizeof(o), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 1, "banked");
+	cr_assert_eq(stat_of(FP_STAT_LOOP_ENDED), 1);
+}
+
+Test(flashpass_loop, an_ipv6_credit_becomes_an_ipv6_emulation_packet)
+{
+	const char *snd = "2001:db8::1", *rcv = "2001:db8::2";
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct fp_ledger l = { .secret = SECRET,
+			       .phase = FP_PHASE_CREDIT,
+			       .t_wait_ns = 40000000ULL };
+	struct emu6 c, out;
+
+	inet_pton(AF_INET6, snd, k.saddr);
+	inet_pton(AF_INET6, rcv, k.daddr);
+	loop_of(&l, &k);
+	credit6(&c, snd, rcv, (uint32_t)(mono_ns() / 1000) - 10000);
+	c.ip6.hop_limit = 61;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_arr_eq(&out.ip6.saddr, &c.ip6.daddr, 16, "from the flow's sender");
+	cr_assert_arr_eq(&out.ip6.daddr, &c.ip6.saddr, 16);
+	cr_assert_eq(out.ip6.hop_limit, 64);
+	cr_assert_eq(ntohl(*(uint32_t *)&out.ip6) >> 20 & 0xff, 2, "traffic class ECT(0)");
+	cr_assert_eq(out.w.ver_type, FP_VERSION << 4 | FP_EMULATION);
+	cr_assert_eq(ntohl(out.w.seq), 12);
+	cr_assert_eq(udp_csum(&out.ip6.saddr, &out.ip6.daddr, 16, &out.udp,
+			      sizeof(out.udp) + FP_WIRE_LEN),
+		     0, "UDP checksum valid");
+	/* IPv6 wants a UDP checksum: a credit without one carries nothing */
+	loop_of(&l, &k);
+	credit6(&c, snd, rcv, (uint32_t)(mono_ns() / 1000) - 10000);
+	c.w.seq = htonl(8);
+	c.udp.check = 0;
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+}
+
+/* However fast good credits come, a loop sends at most r_max after a
+ * burst: a flow whose next packet is due later than a burst's time. */
+Test(flashpass_loop, a_loop_sends_at_most_r_max)
+{
+	uint64_t gap = NSEC_PER_SEC / 7706;
+	struct emu4 c;
+
+	ledger_loop_set(12, 100, mono_ns() + FP_RX_BURST * gap + 50000000ULL);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 1, "banked all the same");
+	cr_assert_eq(stat_of(FP_STAT_LOOP_ENDED), 1);
+	/* just inside the burst: one more goes */
+	ledger_loop_set(12, 100, mono_ns() + (FP_RX_BURST - 2) * gap);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_REDIRECT);
+}
+
+/* Without the pacer's options (fp_loop_cfg: cleared when it stops) no
+ * loop runs. */
+Test(flashpass_loop, no_loop_without_the_pacer)
+{
+	struct emu4 in;
+
+	loop_cfg(0);
+	ledger_loop();
+	credit4_summed(&in, 7);
+	cr_assert_eq(run(fd_in, &in, sizeof(in), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 0);
+}
+
+TestSuite(flashpass_loop_ack, .init = setup_loop_ack, .fini = teardown);
+
+/* As it runs (credit_ack): the credit's packet is a clone, and the credit
+ * becomes the flow's ACK, with the MAC addresses it came with. */
+Test(flashpass_loop_ack, a_credit_becomes_a_packet_and_the_flows_ack)
+{
+	struct ack4 a, out;
+	struct emu4 c;
+	struct run r;
+
+	ledger_loop();
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK, "the kept ACK");
+	credit4_summed(&c, 7);
+	r = run(fd_in, &c, sizeof(c), &out, 0);
+	cr_assert_eq(r.ret, TC_ACT_OK, "up the stack: %d", r.ret);
+	cr_assert_eq(r.len, sizeof(out));
+	cr_assert_arr_eq(&out.eth, &c.eth, sizeof(out.eth), "the MACs it came with");
+	cr_assert_eq(out.ip.protocol, IPPROTO_TCP);
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+	cr_assert_eq(ledger()->loop.sent, 1, "its packet: a clone");
+	cr_assert_eq(ledger()->loop.seq, 13);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 1);
+}

@@ -347,6 +347,47 @@ check_range "median pacing rate over delivery rate" "${ratio%% *}" 0.7 1.3
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
+echo "the credit loop in the kernel (loop): each credit becomes its flow's next emulation packet"
+check "ccload flashpass run --set loop=1 --set release=0 --set pace_credits=8 starts" \
+	topo_flashpass_run "$TMP/pacer.log" "s1 s2" d --link-rate "$RATE" --set loop=1 \
+	--set release=0 --set credit_ack=1 --set pace_credits=8
+check "the pacer says it only starts the loops, at no real-time priority" \
+	grep -q 'the kernel clocks the emulation (loop): the pacer starts each loop' "$TMP/pacer.log"
+topo_switch_stats --reset >/dev/null
+transfer 5307
+echo "    $(cat "$TMP/client")"
+echo "    $(cat "$TMP/client2")"
+clients_ok "every byte arrived intact, on $CC" \
+	".cc == \"$CC\" and .pattern_ok and .bytes == .received and .bytes > 0"
+f=$(jq -c --arg ip "$IP_S1" 'select(.src == $ip and .dport == 5307)' "$TMP/flows")
+echo "    ledger 1.5 s in: $f"
+check "the flow's ledger, 1.5 s in: credit phase, its emulation the kernel's, a window" \
+	jq -e '.phase == "credit" and .emu_by == "kernel" and .loop_window >= 1 and
+		.loop_rtt_us > 0 and .credits > 0' <<<"$f"
+sw=$(topo_switch_stats)
+loop_sent=$(fpstat loop_sent) grown=$(fpstat loop_grown) ended=$(fpstat loop_ended)
+credits=$(fpstat credits) refl=$(fpstat reflected)
+emu_passed=$(jq '.emulation.normal.pkts + .emulation.over_provisioned.pkts' <<<"$sw")
+fallbacks=$(fpstat fallbacks)
+stop_pacer
+rc=$?
+seeds=$(grep -o '^flashpass pacer: [0-9]* flows, [0-9]* emulation packets' "$TMP/pacer.log" |
+	awk '{ print $5 }')
+sched=$(jq '.classes[0].pkts' <<<"$sw") fp_dropped=$(jq '.classes[0].dropped' <<<"$sw")
+echo "    credits $credits, reflected $refl, emulation passed $emu_passed; made by credits" \
+	"$loop_sent ($grown grown, $ended ended), by the pacer ${seeds:-?}; scheduled frames" \
+	"$sched, dropped $fp_dropped"
+grep '^flashpass pacer: [0-9]* flows' "$TMP/pacer.log" | sed 's/^/    /'
+check "the pacer exits 0 on SIGTERM" [ "$rc" -eq 0 ]
+check_range "credits taken into the ledger" "$credits" 100 1e12
+check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
+	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
+check "the loops grew from their first packets (loop_grown $grown)" [ "$grown" -gt 0 ]
+check_range "emulation packets the credits made, of all sent" \
+	"$(awk -v l="$loop_sent" -v s="${seeds:-x}" 'BEGIN { if (s ~ /^[0-9]+$/) print l / (l + s) }')" \
+	0.9 1
+check "no flow fell back ($fallbacks)" [ "$fallbacks" = 0 ]
+
 echo "refusals"
 check_fails "flows while $CC is not attached" "is not attached" "$CCLOAD" flashpass flows
 check_fails "an unknown role" "has no TC role" "$CCLOAD" flashpass run --tc "nosuch=$SDEV@$S"
@@ -362,4 +403,6 @@ check_fails "a jitter of 100 % (a gap of 0)" "--jitter: '100' is not a percentag
 check_fails "a release expiry under 100 us" "--release-expiry: '50us'" \
 	"$CCLOAD" flashpass run --release-expiry 50us
 check_fails "a tunable it does not have" "not a tunable" "$CCLOAD" flashpass run --set nosuch=1
+check_fails "the kernel's loop with the pacer's releases" "loop=1 needs release=0" \
+	"$CCLOAD" flashpass run --set loop=1
 check "none of them attached anything" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx $CC"

@@ -790,3 +790,84 @@ Test(fp_rx, a_burst_then_the_rate)
 		cr_assert_neq(tat = fp_rx_admit(tat, t, I, 4), 0);
 	cr_assert_eq(fp_rx_admit(tat, t, I, 4), 0);
 }
+
+/* The loop's in-flight count by sequence numbers, across the wrap. */
+Test(fp_loop, in_flight_and_lost_by_numbers)
+{
+	cr_assert_eq(fp_loop_in_flight(10, 4), 5, "5..9 out");
+	cr_assert_eq(fp_loop_in_flight(5, 4), 0, "none out");
+	cr_assert_eq(fp_loop_in_flight(4, 4), 0, "a credit ahead of the numbering: none");
+	cr_assert_eq(fp_loop_in_flight(3, 0xfffffffeU), 4, "across the wrap");
+	cr_assert_eq(fp_loop_lost(4, 5, 0), 0);
+	cr_assert_eq(fp_loop_lost(4, 8, 0), 3, "5, 6, 7 lost");
+	cr_assert_eq(fp_loop_lost(4, 3, 0), 0, "reordered: nothing");
+	cr_assert_eq(fp_loop_lost(0, 100, 1), 0, "a loop's first credit: nothing");
+	cr_assert_eq(fp_loop_lost(0xfffffffeU, 1, 0), 2, "across the wrap");
+}
+
+Test(fp_loop, window_and_emit)
+{
+	cr_assert_eq(fp_loop_window(7706, 20000000ULL), 154, "r_max at 100 Mbit/s over 20 ms");
+	cr_assert_eq(fp_loop_window(10, 1000000ULL), 1, "never below one packet");
+	cr_assert_eq(fp_loop_window(~0ULL / 2, NSEC_PER_SEC), FP_LOOP_WIN_MAX);
+	cr_assert_eq(fp_loop_window(1000000, 100ULL * NSEC_PER_SEC), FP_LOOP_WIN_MAX,
+		     "an absurd round trip is capped, not overflowed");
+	cr_assert_eq(fp_loop_emit(0, 10), 2);
+	cr_assert_eq(fp_loop_emit(8, 10), 2);
+	cr_assert_eq(fp_loop_emit(9, 10), 1, "at the window: one for one");
+	cr_assert_eq(fp_loop_emit(10, 10), 0, "above it: the loop shrinks");
+	cr_assert_eq(fp_loop_emit(0, 1), 1);
+	cr_assert_eq(fp_loop_seeds(1926, 20000000ULL), 16, "a quarter of r_max over 20 ms: capped");
+	cr_assert_eq(fp_loop_seeds(1926, 2000000ULL), 3);
+	cr_assert_eq(fp_loop_seeds(1926, 0), 1);
+}
+
+/*
+ * A loop of one flow, its credits coming back in order one round trip
+ * later: from two seeds it doubles each round trip at most, reaches its
+ * window and holds it there; a window cut in half drains the loop to it.
+ * Numbers as the egress gives them, in flight as the ingress counts.
+ */
+Test(fp_loop, grows_to_its_window_and_holds)
+{
+	__u32 seq = 0, credited = 0, out[8192], n_out = 2, win = 100, prev = 2, rt;
+
+	out[0] = seq++;
+	out[1] = seq++;
+	for (rt = 0; rt < 12; rt++) {
+		__u32 next[8192], n_next = 0, i, k;
+
+		if (rt == 9)
+			win = 50;
+		for (i = 0; i < n_out; i++) {
+			credited = out[i];
+			k = fp_loop_emit(fp_loop_in_flight(seq, credited), win);
+			while (k--)
+				next[n_next++] = seq++;
+		}
+		cr_assert_leq(n_next, 2 * n_out, "round trip %u: %u from %u", rt, n_next, n_out);
+		cr_assert_leq(n_next, win, "round trip %u: %u over the window %u", rt, n_next, win);
+		memcpy(out, next, n_next * sizeof(*out));
+		n_out = n_next;
+		if (rt == 3)
+			cr_assert_eq(n_out, 32, "doubled each round trip: %u", n_out);
+		prev = n_out;
+	}
+	cr_assert_eq(prev, 50, "held at the window: %u", prev);
+}
+
+/* fp_gcra_take(): as fp_rx_admit() a packet at a time; of two, the one
+ * the burst still has room for. */
+Test(fp_loop, gcra_takes_what_the_burst_allows)
+{
+	const __u64 I = 1000, now = 1000000;
+	__u64 tat = 0;
+
+	cr_assert_eq(fp_gcra_take(&tat, now, I, 5, 2), 2);
+	cr_assert_eq(fp_gcra_take(&tat, now, I, 5, 2), 2, "two pairs at once");
+	cr_assert_eq(fp_gcra_take(&tat, now, I, 5, 2), 1, "the fifth alone");
+	cr_assert_eq(fp_gcra_take(&tat, now, I, 5, 2), 0, "then none");
+	cr_assert_eq(tat, now + 5 * I);
+	cr_assert_eq(fp_gcra_take(&tat, now + I, I, 5, 2), 1, "an interval on: one");
+	cr_assert_eq(fp_gcra_take(&tat, now, I, 5, 0), 0, "none asked");
+}
