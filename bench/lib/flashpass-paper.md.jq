@@ -33,14 +33,6 @@ def row: "| \(.key) | \(.value.utilization | pct) | \(.value.utilization | frame
 	(.sweep[] | . as $b | "| \(.buffer) | \(.buffer_bdp) | " +
 		($cc | map($b.algos[.] as $a | "\($a.utilization | pct) | \($a.class0_drop_rate | rate)") | join(" | ")) + " |")
 end),
-"", "## The credit loop in the kernel", "",
-(if (.loop // [] | length) == 0 then "(not run)" else
-	"Each row one scenario run with bpf_flashpass in one mode, cubic beside it in the same run: `release` (the pacer wakes each flow at its credits' usable times), `acks` (`release=0`: each credit an ACK of nothing new, paced at the last 8 credits), `kernel` (`acks` with `loop=1`: the credits clock the emulation, the pacer only starts loops). CPU busy: the whole machine, sender, switch and receiver, during bpf_flashpass's runs and cubic's.", "",
-	"| scenario | mode | FlashPass utilization | class-0 drops (rate) | Jain | CPU busy | cubic utilization | cubic CPU busy |",
-	"|---|---|---|---|---|---|---|---|",
-	(.loop[] | .algos.bpf_flashpass as $f | .algos.cubic as $c |
-		"| \(.scenario) | \(.mode) | \($f.utilization | pct) | \($f.class0_drops | n) (\($f.class0_drop_rate | rate)) | \($f.jain | n) | \($f.cpu_busy | pct) | \($c.utilization | pct) | \($c.cpu_busy | pct) |")
-end),
 "", "## Rate control: as it is (`--settle`, `--jitter 90`), with `--no-settle` and with `--jitter 0`", "",
 (if (.control // [] | length) == 0 then "(not run)" else
 	"Each row one scenario run with the pacer as it is (`--settle --jitter 90`, the defaults), with `--no-settle` or with `--jitter 0`, cubic beside it in the same run.", "",

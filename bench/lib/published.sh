@@ -39,6 +39,7 @@ accuracy.json                      accuracy         test/net/topo.sh bench/delay
 bbr/parity.json                    bbr-parity       bpf/bbr.bpf.c bpf/bbr.h bpf/lib
 cpucost/*.json                     cpucost          bpf/dctcp* bpf/tldct* bpf/bbr* bpf/lib bench/twins bench/ccost.c
 flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
+flashpass/loop.json                flashpass-loop   bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass/*.json                   -                bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 mptcp-baseline/mptcp-baseline.json .md              test/net/topo.sh bench/lib/bulkflows.py
