@@ -1047,19 +1047,22 @@ int fp_sender_out(struct __sk_buff *skb)
 		return fp_release(skb, &p, &c, len, uh.source);
 	}
 	hdr = p.l4_off - p.l3_off + p.th.doff * 4;
-	if (p.l3_len <= hdr)
-		return TC_ACT_OK; /* no payload: an ACK, a SYN, a FIN */
+	if (p.l3_len <= hdr && !p.th.fin)
+		return TC_ACT_OK; /* no payload: an ACK, a SYN */
 	fp_key_set(&k, p.saddr, p.daddr, p.th.source, p.th.dest);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l || l->phase == FP_PHASE_FALLBACK)
 		return TC_ACT_OK;
 	segs = skb->gso_segs ? skb->gso_segs : 1;
-	/* what it sends is what its peer's ACKs may acknowledge (one writer:
-	 * this flow's frames leave one at a time) */
-	end = bpf_ntohl(p.th.seq) + (p.l3_len - hdr);
+	/* what it sends is what its peer's ACKs may acknowledge, a FIN's
+	 * sequence number too (one writer: this flow's frames leave one at
+	 * a time) */
+	end = bpf_ntohl(p.th.seq) + (p.l3_len > hdr ? p.l3_len - hdr : 0) + p.th.fin;
 	if (fp_before(l->seq_out, end))
 		l->seq_out = end;
+	if (p.l3_len <= hdr)
+		return TC_ACT_OK; /* a FIN alone: no data to tag */
 	/* The CC let this frame out under usable credits, or without them
 	 * (pre-credit data, a probe of a flow out of credit): scheduled only
 	 * when its segments are covered. */

@@ -1070,6 +1070,29 @@ Test(flashpass_ack, an_ack_tcp_would_not_take_is_not_kept)
 	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK + 1000);
 }
 
+/* The sender's FIN takes a sequence number: the ACK of it is one TCP
+ * takes, kept, not counted as forged. */
+Test(flashpass_ack, the_ack_of_the_senders_fin_is_plausible)
+{
+	struct data4 fin, dout;
+	struct ack4 a;
+
+	ledger_new(FP_PHASE_CREDIT);
+	ack4(&a, ACK_ACK + 1001);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), 1, "before the FIN: one beyond");
+	data4(&fin, 0);
+	fin.tcp.seq = htonl(ACK_ACK + 1000);
+	fin.tcp.fin = 1;
+	cr_assert_eq(run(fd_out, &fin, sizeof(fin) - sizeof(fin.payload), &dout, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ledger()->seq_out, ACK_ACK + 1001, "the FIN's number sent");
+	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED) + stat_of(FP_STAT_DATA_UNSCHED), 0,
+		     "a FIN alone is no data");
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK);
+	cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), 1, "after it: taken");
+	cr_assert_eq(ledger()->ack.ack, htonl(ACK_ACK + 1001), "and kept");
+}
+
 /* A ledger whose flow has sent nothing since init(): the egress's mark is
  * its snd_nxt then, and a ledger without one (0) widens nothing, whatever
  * half of the sequence space snd_nxt is in. */

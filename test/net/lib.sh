@@ -91,3 +91,22 @@ descendant() {
 # run_procs ID: the processes started under the topology run ID (topo_init
 # exports TOPO_ID; every process of the run has it in its environment).
 run_procs() { grep -lsz "^TOPO_ID=$1" /proc/[0-9]*/environ | cut -d/ -f3; }
+
+# test_net [CC...]: the test's scratch directory ($TMP) and network
+# (topo_init); on exit the network goes (topo_cleanup), each CC is
+# detached (a run that failed half-way leaves none registered) and $TMP
+# is removed.
+test_net() {
+	TMP=$(mktemp -d)
+	TEST_DETACH=("$@")
+	topo_init
+	trap _test_net_end EXIT
+}
+_test_net_end() {
+	local a
+	topo_cleanup
+	for a in ${TEST_DETACH[@]+"${TEST_DETACH[@]}"}; do
+		"$CCLOAD" -q detach "$a" >/dev/null 2>&1
+	done
+	rm -rf "$TMP"
+}

@@ -17,10 +17,8 @@ RATE=100mbit SECS=4
 PACED_SECS=5
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit PACED_SECS=12
 CC=bpf_flashpass
-TMP=$(mktemp -d)
 
-topo_init
-trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+test_net $CC
 topo_flashpass_switch
 topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
 S=$(topo_ns s1)

@@ -31,10 +31,8 @@ source "$(dirname "$0")/lib.sh"
 RATE=100mbit
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
 CC=bpf_flashpass
-TMP=$(mktemp -d)
 
-topo_init
-trap 'topo_cleanup; "$CCLOAD" -q detach $CC >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+test_net $CC
 topo_flashpass_switch
 topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
 topo_node x # connected to nothing: s1's address on its loopback

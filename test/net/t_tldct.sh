@@ -18,14 +18,7 @@ L_SECS=6 S_START=2 S_BYTES=$((6 * 1024 * 1024))
 # MB by the time S starts) is at beta_max.
 TUNE=(--set task_min_kb=2048 --set task_max_kb=32768)
 
-TMP=$(mktemp -d)
-cleanup() {
-	topo_cleanup
-	rm -rf "$TMP"
-	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
-}
-topo_init
-trap cleanup EXIT
+test_net bpf_tldct
 topo_dumbbell 2 "$RATE" "$BUFFER" "$K"
 check "attach bpf_tldct with a scaled task-size ramp" \
 	"$CCLOAD" -q attach bpf_tldct "${TUNE[@]}"

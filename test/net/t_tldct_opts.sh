@@ -23,16 +23,7 @@ RATE=100mbit BUFFER=200kb K=30kb
 BETA_MIN=512 BETA_MAX=1536	# bpf_tldct's defaults, 1/1024
 ST_MAX=$((0xFFFFFF << 10))	# the largest S_t the ACK option can carry
 
-TMP=$(mktemp -d)
-cleanup() {
-	topo_cleanup
-	rm -rf "$TMP"
-	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
-	"$CCLOAD" -q detach bpf_dctcp >/dev/null 2>&1
-	"$CCLOAD" -q detach twin_tldct >/dev/null 2>&1
-}
-topo_init
-trap cleanup EXIT
+test_net bpf_tldct bpf_dctcp twin_tldct
 ulimit -n 16384		# the flood's sockets, at both ends
 
 topo_node s

@@ -21,14 +21,7 @@ TASK_X=31337  # an explicit id cgroups A and B both name
 TASK_N=5151   # the id of both namespaces' flows
 NET=10.201.1  # both namespace pairs' link
 
-TMP=$(mktemp -d)
-cleanup() {
-	topo_cleanup
-	rm -rf "$TMP"
-	"$CCLOAD" -q detach bpf_tldct >/dev/null 2>&1
-}
-topo_init
-trap cleanup EXIT
+test_net bpf_tldct
 
 topo_node s
 topo_node d
