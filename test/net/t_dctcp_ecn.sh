@@ -68,8 +68,18 @@ sw=$(cat "$TMP/sw.bpf_dctcp")
 echo "    switch: $(jq -c '{pkts,marked,dropped,avg_backlog,max_backlog}' <<<"$sw")"
 check_range "dctcp: switch drops" "$(jfield "$sw" .dropped)" 0 0
 check_range "dctcp: CE marks" "$(jfield "$sw" .marked)" 1 1e12
-check_range "dctcp: time-average queue near K (bytes)" "$(jfield "$sw" .avg_backlog)" $((K_B / 3)) $((K_B * 2))
-check_range "dctcp: max queue below the buffer (bytes)" "$(jfield "$sw" .max_backlog)" 1 $((BUF_B - 1))
+# The queue DCTCP holds.  Measured on the host over 20 runs: time average
+# 29050 bytes (sd 59, 28837-29118; K is 30720), the peak 39591 (sd 1199,
+# at most 42392).  Held to K +-20 % and 2 K: an alpha or a window cut
+# gone wrong moves them by more.  Under TCG (10 Mbit/s, one run: 29709
+# and 37850) the looser design bounds stay: K/3..2 K, below the buffer.
+if [ -n "${CCSUITE_VM:-}" ]; then
+	avg_lo=$((K_B / 3)) avg_hi=$((K_B * 2)) peak_hi=$((BUF_B - 1))
+else
+	avg_lo=$((K_B * 4 / 5)) avg_hi=$((K_B * 6 / 5)) peak_hi=$((K_B * 2))
+fi
+check_range "dctcp: time-average queue near K (bytes)" "$(jfield "$sw" .avg_backlog)" $avg_lo $avg_hi
+check_range "dctcp: max queue (bytes)" "$(jfield "$sw" .max_backlog)" 1 $peak_hi
 gp=$(jq -s 'map(.goodput_bps) | add / 1e6' "$TMP/c1.bpf_dctcp" "$TMP/c2.bpf_dctcp")
 
 # The CC's own counters moved: flows (both ends), ECN feedback, alpha.
