@@ -381,6 +381,10 @@ check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
 check "the loops grew from their first packets (loop_grown $grown)" [ "$grown" -gt 0 ]
+# The pacer sends only a loop's first packets and restarts.  Measured: on
+# the host 7 runs, mean 0.967, sd 0.005, 0.959-0.975; under TCG 0.946 and
+# 0.964 (2 runs).  Held to 0.9 (13 sd below the host's mean); not yet the
+# 20 runs a bound wants.
 check_range "emulation packets the credits made, of all sent" \
 	"$(awk -v l="$loop_sent" -v s="${seeds:-x}" 'BEGIN { if (s ~ /^[0-9]+$/) print l / (l + s) }')" \
 	0.9 1
