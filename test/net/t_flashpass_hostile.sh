@@ -92,10 +92,12 @@ check_range "segments with a wrong checksum s1's TCP dropped (the spoofed ACKs c
 check_range "ACKs the sender's ingress refused to keep" $(($(fpstat ack_implausible) - implausible0)) 2 1e9
 # Measured before the fix: 83 -> 14 Mbit/s (0.17).  The spoofed transfer
 # runs beside nothing, as the first: the same rate within run-to-run
-# spread; held to 0.8.
+# spread.  Either transfer alone carries 61-85 Mbit/s; the ratio on the
+# host, 20 runs: mean 1.031, sd 0.112, 0.818-1.185 (a CI run 1.256).
+# Held to [0.55, 1.5], over 4 sd either side; the attack is far below.
 ratio=$(jq -s '.[1].goodput_bps / .[0].goodput_bps * 1000 | round / 1000' "$TMP/base" "$TMP/spoofed")
 check_range "goodput with the spoofed ACKs, of that without ($(jq -s -c 'map(.goodput_bps / 1e6 | round)' "$TMP/base" "$TMP/spoofed") Mbit/s)" \
-	"$ratio" 0.8 1.25
+	"$ratio" 0.55 1.5
 
 echo "another namespace opens and closes a connection with the victim's 4-tuple"
 lost0=$(fpstat ledger_lost) busy0=$(fpstat ledger_busy)
