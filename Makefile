@@ -98,26 +98,26 @@ deps:
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -DCCS_PRE_6_10 -c $< -o $@
 
 $(CPU_V3:%=$(BUILD)/%.bpf.o) $(CPU_V3:%=$(BUILD)/%.pre610.bpf.o) \
 $(CPU_V3:%=$(BUILD)/bench/%_twin.bpf.o) $(CPU_V3:%=$(BUILD)/bench/%_twin.pre610.bpf.o): BPF_CFLAGS += -mcpu=v3
 
-$(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: tc/%.bpf.c $(wildcard tc/*.h bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # The parts of a linked algorithm; -mcpu=v3 for atomics whose result is used.
-$(BUILD)/%.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 
-$(BUILD)/%.pre610.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.pre610.cc.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -DCCS_PRE_6_10 -c $< -o $@
 
-$(BUILD)/%.tc.o: tc/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h tc/*.h) vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.tc.o: tc/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h tc/*.h) vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 
 $(LINKED:%=$(BUILD)/%.bpf.o): $(BUILD)/%.bpf.o: $(BUILD)/%.cc.o $(BUILD)/%.tc.o
@@ -126,7 +126,7 @@ $(LINKED:%=$(BUILD)/%.bpf.o): $(BUILD)/%.bpf.o: $(BUILD)/%.cc.o $(BUILD)/%.tc.o
 $(LINKED:%=$(BUILD)/%.pre610.bpf.o): $(BUILD)/%.pre610.bpf.o: $(BUILD)/%.pre610.cc.o $(BUILD)/%.tc.o
 	$(BPFTOOL) gen object $@ $^
 
-$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h test/kern/*.h) | $(BUILD)/test
+$(BUILD)/test/%.bpf.o: test/kern/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h test/kern/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/bench/%.bpf.o: bench/twins/%.bpf.c $(wildcard bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
@@ -134,22 +134,22 @@ $(BUILD)/bench/%.bpf.o: bench/twins/%.bpf.c $(wildcard bpf/lib/*.h) vmlinux/vmli
 
 # twin_bbr, twin_tldct: the algorithm's own source without stats or
 # repair (CCS_TWIN)
-$(SELF_TWINS:%=$(BUILD)/bench/%_twin.bpf.o): $(BUILD)/bench/%_twin.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+$(SELF_TWINS:%=$(BUILD)/bench/%_twin.bpf.o): $(BUILD)/bench/%_twin.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -c $< -o $@
 
-$(SELF_TWINS:%=$(BUILD)/bench/%_twin.pre610.bpf.o): $(BUILD)/bench/%_twin.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
+$(SELF_TWINS:%=$(BUILD)/bench/%_twin.pre610.bpf.o): $(BUILD)/bench/%_twin.pre610.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)/bench
 	$(CLANG) $(BPF_CFLAGS) -DCCS_TWIN -DCCS_PRE_6_10 -c $< -o $@
 
 # bpf_dctcp whose ssthresh() and undo_cwnd() results reach the kernel
 # corrupted every other time (ccs_ret()), for the repair's test
-$(BUILD)/test/dctcp_fault.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/test
+$(BUILD)/test/dctcp_fault.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -DCCS_FAULT_RET -c $< -o $@
 
-$(BUILD)/test/dctcp_fault.pre610.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) vmlinux/vmlinux.h | $(BUILD)/test
+$(BUILD)/test/dctcp_fault.pre610.bpf.o: bpf/dctcp.bpf.c $(wildcard bpf/*.h bpf/*/*.h) vmlinux/vmlinux.h | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) -DCCS_FAULT_RET -DCCS_PRE_6_10 -c $< -o $@
 
 # other_cc under a name that must never become a directory
-$(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(BUILD)/test
+$(BUILD)/test/dotdot_cc.bpf.o: test/kern/other_cc.bpf.c $(wildcard bpf/*.h bpf/*/*.h) | $(BUILD)/test
 	$(CLANG) $(BPF_CFLAGS) '-DCC_NAME=".."' -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
@@ -158,13 +158,13 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/%.pre610.skel.h: $(BUILD)/%.pre610.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_pre610_bpf > $@
 
-$(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/lib/*.h) $(SKELS) | $(BUILD)/loader/lib
+$(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/*/*.h) $(SKELS) | $(BUILD)/loader/lib
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/loader/algos/%.o: loader/algos/%.c $(wildcard loader/*.h loader/algos/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader/algos
+$(BUILD)/loader/algos/%.o: loader/algos/%.c $(wildcard loader/*.h loader/algos/*.h loader/lib/*.h bpf/*.h bpf/*/*.h tc/*.h) $(SKELS) | $(BUILD)/loader/algos
 	$(CC) $(CFLAGS) -Iloader/algos -c $< -o $@
 
-$(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/lib/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
+$(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/*/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # CCS_ALGOS(X) with X(<algo>) for each algorithm, in ALGOS' order (ccload
@@ -257,7 +257,7 @@ UNIT_BIN  := $(BUILD)/test/unit
 KERN_SRCS := $(filter-out %.bpf.c,$(wildcard test/kern/*.c))
 KERN_BIN  := $(BUILD)/test/kern
 
-$(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/lib/*.h tc/*.h bench/*.h) | $(BUILD)/test
+$(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/*/*.h tc/*.h bench/*.h) | $(BUILD)/test
 	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
 
 # test-only algorithms (test/kern/test_algo.c; bpf_ccsdummy's registry file

@@ -27,7 +27,7 @@
  * times as long once credits have come), or whose ledger is gone, runs as
  * Reno from then on, counted in stats.
  *
- * The arithmetic is in flashpass.h (unit-tested on the host).
+ * The arithmetic is in the headers of bpf/flashpass/ (unit-tested on the host).
  */
 #include "flashpass.bpf.h"
 

@@ -27,7 +27,7 @@
 #include "util.h"
 #include "switch.h"
 #include "switch.skel.h"
-#include "flashpass.h"
+#include "flashpass/rc.h" /* the emulation queue's rate */
 
 _Static_assert(SW_EMU_FRAME == FP_FRAME_WIRE, "the switch and bpf_flashpass agree on the frame");
 

@@ -62,7 +62,7 @@ struct sw_config {
 };
 
 /* An emulation packet in the emulation queue: a minimum Ethernet frame on
- * the wire (FP_FRAME_WIRE in bpf/flashpass.h), whatever its length here. */
+ * the wire (FP_FRAME_WIRE in bpf/flashpass/wire.h), whatever its length here. */
 #define SW_EMU_FRAME  84U
 /* the state map's entries */
 #define SW_STATE_DATA 0

@@ -4,7 +4,7 @@
  * to send, emulation packets at the flow's emulation rate, from a raw
  * socket in the sender's network namespace (one per namespace and
  * family: IPv4, or IPv6 for a flow whose addresses are not v4-mapped);
- * once per RTT, the rate control of flashpass.h from the credits that
+ * once per RTT, the rate control of flashpass/rc.h from the credits that
  * came back.  One thread; it only reads the ledgers and writes its own
  * view (map fp_emu).
  */
