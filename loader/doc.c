@@ -5,6 +5,7 @@
  * (cli.h) and from the registry.  Both only print: no root, no kernel.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -321,6 +322,24 @@ static void comp_table(FILE *f, const char *name, const char *what, const struct
 	fputs(")\n", f);
 }
 
+/* The values completion offers after a tunable's =: a boolean's, each of
+ * a range of at most 8; none for a wider one (its help says it). */
+static void comp_tvals(FILE *f, const char *algo, const struct tunable *t)
+{
+	uint64_t v;
+
+	if (t->kind == TUN_BOOL) {
+		fprintf(f, "\t['%s %s']='0 1'\n", algo, t->name);
+		return;
+	}
+	if (t->kind != TUN_UINT || t->max - t->min >= 8)
+		return;
+	fprintf(f, "\t['%s %s']='", algo, t->name);
+	for (v = t->min; v <= t->max; v++)
+		fprintf(f, "%s%" PRIu64, v == t->min ? "" : " ", v);
+	fputs("'\n", f);
+}
+
 static const char comp_function[] =
 	"# a value of kind $1 (an argument name, cli.h's ARG_*) for algorithm $2\n"
 	"_ccload_values() {\n"
@@ -342,12 +361,22 @@ static const char comp_function[] =
 	"\t[ $nospace = 0 ] || compopt -o nospace 2>/dev/null || true\n"
 	"}\n"
 	"\n"
+	"# the value after NAME= ($3) of an option of kind $1 for algorithm $2: a\n"
+	"# tunable's (a boolean's 0 1, each of a short range), a TC role's device\n"
+	"_ccload_after_eq() {\n"
+	"\tlocal kind=$1 algo=$2 name=$3 cur=$4 words=\"\"\n"
+	"\tcase $kind in\n"
+	"\t'k=v') words=${_ccload_tvals[\"$algo $name\"]:-} ;;\n"
+	"\t'ROLE=DEV[@NETNS]') words=$(ls /sys/class/net 2>/dev/null) ;;\n"
+	"\tesac\n"
+	"\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
+	"}\n"
+	"\n"
 	"_ccload() {\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} i=1 n=0 w cmd key algo\n"
 	"\tlocal -a args\n"
 	"\tCOMPREPLY=()\n"
-	"\t# a value after k= or ROLE= (bash splits words at =): nothing to offer\n"
-	"\t[[ $cur == = || ${COMP_WORDS[COMP_CWORD - 1]} == = ]] && return 0\n"
+
 	"\twhile ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do i=$((i + 1)); done\n"
 	"\tif ((i == COMP_CWORD)); then\n"
 	"\t\tif [[ $cur == -* ]]; then\n"
@@ -379,12 +408,20 @@ static const char comp_function[] =
 	"\t\t\t\t_ccload_values \"${_ccload_optarg[\"$key $w\"]}\" \"$algo\" \"$cur\"\n"
 	"\t\t\t\treturn 0\n"
 	"\t\t\tfi\n"
+	"\t\t\t# k=v and ROLE=DEV, which bash splits at =: the value after it\n"
+	"\t\t\tif [[ ${COMP_WORDS[i + 2]:-} == = ]] && ((i + 2 == COMP_CWORD || i + 3 == COMP_CWORD)); then\n"
+	"\t\t\t\t[[ $cur == = ]] && cur=\"\"\n"
+	"\t\t\t\t_ccload_after_eq \"${_ccload_optarg[\"$key $w\"]}\" \"$algo\" \"${COMP_WORDS[i + 1]}\" \"$cur\"\n"
+	"\t\t\t\treturn 0\n"
+	"\t\t\tfi\n"
 	"\t\t\ti=$((i + 1))\n"
 	"\t\telif [[ $w != -* ]]; then\n"
 	"\t\t\t[[ ${args[n]:-} == '<algo>' ]] && algo=$w\n"
 	"\t\t\tn=$((n + 1))\n"
 	"\t\tfi\n"
 	"\tdone\n"
+	"\t# after an = of anything else: nothing to offer\n"
+	"\t[[ $cur == = || ${COMP_WORDS[COMP_CWORD - 1]} == = ]] && return 0\n"
 	"\tif [[ $cur == -* ]]; then\n"
 	"\t\tmapfile -t COMPREPLY < <(compgen -W \"${_ccload_opts[$key]} --help\" -- \"$cur\")\n"
 	"\telse\n"
@@ -439,6 +476,10 @@ int doc_completion(FILE *f, const struct cli *const *cmds, size_t n)
 			fprintf(f, "%s%s=", j ? " " : "", a->tunables[j].name);
 		fputs("'\n", f);
 	}
+	fputs(")\ndeclare -gA _ccload_tvals=(\n", f);
+	for (i = 0; (a = algo_at(i)); i++)
+		for (j = 0; j < a->n_tunables; j++)
+			comp_tvals(f, a->name, &a->tunables[j]);
 	fputs(")\ndeclare -gA _ccload_roles=(\n", f);
 	for (i = 0; (a = algo_at(i)); i++) {
 		if (!a->n_tc_roles)
