@@ -128,11 +128,15 @@ check "no credit without an emulation packet the switch passed and the receiver 
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
 check "no more credits spent or wasted than taken ($used + $wasted <= $credits)" \
 	[ $((used + wasted)) -le "$credits" ]
-# Measured: 18..74 of 7000..25000 frames unscheduled on the host (the
-# initial window and probes of a flow out of credit), >= 0.99 scheduled;
-# 105 of 2185 (0.95) in the 6.1 VM at 10 Mbit/s.  Held to 0.9.
+# Unscheduled frames are the initial windows and the probes of a flow
+# out of credit.  On the host, 20 runs (test/spread): mean 0.99861, sd
+# 0.00008, 0.99842-0.99874; held to 0.995.  In the 6.1 VM at 10 Mbit/s
+# 105 of 2185 (0.95, one run: the same initial windows over a tenth of
+# the frames); held to 0.9 there.
+SCHED_LO=0.995
+[ -z "${CCSUITE_VM:-}" ] || SCHED_LO=0.9
 check_range "scheduled share of the data frames" \
-	"$(awk -v a="$sched" -v b="$unsched" 'BEGIN { print a / (a + b) }')" 0.9 1
+	"$(awk -v a="$sched" -v b="$unsched" 'BEGIN { print a / (a + b) }')" $SCHED_LO 1
 check "the switch saw scheduled data in class 0 and unscheduled in class 1" \
 	jq -e '.classes[0].pkts > 0 and (.classes[1].pkts + .classes[1].dropped) > 0' <<<"$sw"
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
@@ -148,7 +152,8 @@ check "no credit spent without its release ($used <= $rel)" [ "$used" -gt 0 -a "
 # releases leave over 2 ms late: 0.961-0.979 on the host (11 runs,
 # mean 0.972, against 0.972-0.982 before), 0.978 in the VM; with flows
 # starting at a quarter of r_max 0.980-0.982 (9 runs); with the bank
-# bounded in time 0.975-0.982 (67 runs).
+# bounded in time 0.975-0.982 (67 runs); at f76dc05, 20 runs: mean
+# 0.9701, sd 0.0090, 0.9524-0.9808.  Held to 0.9 (7.8 sd below).
 check_range "credits released, of those that came" \
 	"$(awk -v r="$rel" -v c="$credits" 'BEGIN { print r / c }')" 0.9 1
 # (the handshake's last ACK, before init(), once counted one per connection)
@@ -161,9 +166,10 @@ check "no flow lost its ledger (ledger_lost $(fpstat ledger_lost))" [ "$(fpstat 
 # the expiry caught up above the link rate.  4 s transfers on this
 # network: with the expiry at 2 ms, 1-15 frames in 4 of 258, the data
 # queue's peak up to 29.97 KB; at 1 ms (the default since), none in 310,
-# the peak at most 27.9 KB.  Held to 3 frames: zero is what runs show,
-# but the worst peak left one frame of room.  Cubic, below, drops 36 to
-# 279 (0.1 to 1 %) on the same network.
+# the peak at most 27.9 KB; 20 runs at f76dc05: 0 in 18, 1 in 2.  Held
+# to 3 frames: zero is what runs show, but the worst peak left one frame
+# of room.  Cubic, below, drops 40 to 288 (20 runs, mean 129) on the
+# same network.
 # Under TCG (CCSUITE_VM) timers run milliseconds late and the guest
 # carries a tenth of the rate: its drop counts say nothing of the CCs.
 fp_dropped=$(jq '.classes[0].dropped' <<<"$sw")
@@ -262,10 +268,14 @@ check_range "credits that reached the sender, of 4 x credit packets" \
 	"$(awk -v c="$credits" -v r="$refl" 'BEGIN { print c / (4 * r) }')" 0.99 1
 check_range "emulation packets left to a later credit" "$batched" $((3 * refl)) $((3 * refl + 6))
 # the pacer cannot tell a batch's lost packets from those it stands for:
-# it sends every release, and the credits are spent (0.962, 0.964 in two
-# runs; 0.25 when it took the others for lost and sent no release)
+# it sends every release, and the credits are spent (0.25 when it took
+# the others for lost and sent no release).  On the host, 20 runs: mean
+# 0.9869, sd 0.0050, 0.9736-0.9907; held to 0.95 (7 sd below).  Under TCG
+# 0.962 and 0.964 (2 runs); held to 0.9 there.
+SPENT_LO=0.95
+[ -z "${CCSUITE_VM:-}" ] || SPENT_LO=0.9
 check_range "credits spent, of those that came" \
-	"$(awk -v u="$(fpstat credits_used)" -v c="$credits" 'BEGIN { print u / c }')" 0.9 1
+	"$(awk -v u="$(fpstat credits_used)" -v c="$credits" 'BEGIN { print u / c }')" $SPENT_LO 1
 check "no flow fell back" [ "$(fpstat fallbacks)" -eq 0 ]
 check "the pacer stops cleanly" stop_pacer
 
@@ -329,7 +339,8 @@ clients_ok "every byte arrived intact, on $CC" \
 # p10 0.89-0.90, median 1.06-1.10, p90 1.33-1.60; in 6 runs of this
 # test, medians 0.99-1.12 (14-17 samples each); in 17 clean-clone CI
 # runs (host and VM) 0.97-1.05 and once 0.77 (cause not
-# found), hence 0.7.  The pacing of a flow without credits (init_cwnd
+# found), hence 0.7; on the host, 20 runs at f76dc05: mean 1.021, sd
+# 0.046, 0.937-1.086.  The pacing of a flow without credits (init_cwnd
 # segments per RTT) or without a gap average (the link's) is far outside.
 ratio=$(awk '{ p = d = ""
 		for (i = 1; i < NF; i++)
@@ -381,13 +392,15 @@ check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
 check "the loops grew from their first packets (loop_grown $grown)" [ "$grown" -gt 0 ]
-# The pacer sends only a loop's first packets and restarts.  Measured: on
-# the host 7 runs, mean 0.967, sd 0.005, 0.959-0.975; under TCG 0.946 and
-# 0.964 (2 runs).  Held to 0.9 (13 sd below the host's mean); not yet the
-# 20 runs a bound wants.
+# The pacer sends only a loop's first packets and restarts.  Measured on
+# the host, 20 runs at f76dc05: mean 0.9657, sd 0.0059, 0.9545-0.9764;
+# held to 0.935 (5 sd below).  Under TCG 0.946 and 0.964 (2 runs); held
+# to 0.9 there.
+LOOP_LO=0.935
+[ -z "${CCSUITE_VM:-}" ] || LOOP_LO=0.9
 check_range "emulation packets the credits made, of all sent" \
 	"$(awk -v l="$loop_sent" -v s="${seeds:-x}" 'BEGIN { if (s ~ /^[0-9]+$/) print l / (l + s) }')" \
-	0.9 1
+	$LOOP_LO 1
 check "no flow fell back ($fallbacks)" [ "$fallbacks" = 0 ]
 
 echo "refusals"
