@@ -125,7 +125,10 @@ echo "    S sent $s_bytes bytes, L $l_bytes, in $(awk -v a="$t_s0" -v b="$t_s1" 
 	"S's flows took $(jq -s -r 'map(.secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s" \
 	"after handshakes of $(jq -s -r 'map(.connect_secs) | join(" and ")' "$TMP/S1" "$TMP/S2") s;" \
 	"retransmitted: S $(jq -s 'map(.retrans) | add' "$TMP/S1" "$TMP/S2"), L $(jq -s 'map(.retrans) | add' "$TMP/L1" "$TMP/L2")"
-check_range "S's share of the link while both run (2 of 4 flows; fair = 0.5)" "$share" 0.55 1
+# 20 runs at f76dc05 (test/spread, host): mean 0.7028, sd 0.0089,
+# 0.684-0.717; held to 0.65 (5.9 sd below).  Fair, as DCTCP shares, is
+# 0.5.
+check_range "S's share of the link while both run (2 of 4 flows; fair = 0.5)" "$share" 0.65 1
 
 echo "the switch"
 check_range "CE marks" "$(jq .marked "$TMP/sw")" 1 100000000
