@@ -114,10 +114,10 @@ static inline __u64 ppqd_cnt(__u64 lia_cnt, __u32 delta)
  * then tries delay control again.  After a loss that ended a competition
  * it is wary: it does not cut, and one RTT of a queue above the reference
  * is enough to compete; a queue that does not rise ends the wariness.
- * yield = 0: never compete (the spec as written).
+ * yield = 0: never compete (the PPQD paper's algorithm as written).
  */
 enum ppqd_mode {
-	PPQD_DELAY,   /* the spec's delay control */
+	PPQD_DELAY,   /* the paper's delay control */
 	PPQD_COMPETE, /* LIA until the next loss */
 };
 
@@ -263,7 +263,7 @@ enum ppqd_stat {
 #define PPQD_TUNABLES(X)                                                                    \
 	X(a, UINT, 1, 999, 125,                                                             \
 	  "Brown smoothing factor a, 1/1000 (125 = 1/8, the kernel's srtt gain; the "       \
-	  "spec's 0.5 reads RTT noise as queueing)")                                        \
+	  "paper's 0.5 reads RTT noise as queueing)")                                       \
 	X(delta, UINT, 1, 1000, 900, "growth intensity delta, 1/1000; also the cut's gain") \
 	X(warmup, UINT, 0, 1000000, 15, "RTT samples that only smooth before any decrease") \
 	X(yield, UINT, 0, PPQD_YIELD_MAX, 2,                                                \

@@ -31,7 +31,7 @@
 
 _Static_assert(SW_EMU_FRAME == FP_FRAME_WIRE, "the switch and bpf_flashpass agree on the frame");
 
-/* The spec's emulation queue: 8 packets, Not-ECT dropped above 2. */
+/* FlashPass's emulation queue: 8 packets, Not-ECT dropped above 2. */
 #define SW_EMU_PKTS	 8
 #define SW_EMU_OVER_PKTS 2
 

@@ -216,9 +216,8 @@ static inline enum fp_rc_step fp_rc_update(struct fp_rc *rc, const struct fp_rc_
  * from [gap (1 - j), gap (1 + j)], j = @jitter_pct / 100, by @rnd (any
  * random number): on average the rate's.  Paced at exact gaps, a flow
  * near the emulation queue's whole rate comes just as the full queue
- * frees a slot, and the slower flows find it full: with 4 flows at one
- * RTT and a steady queue, the fastest saw 8 % loss, the others 12-28 %,
- * and the rate control gave it the queue (Jain 0.35-0.87).  ExpressPass
+ * frees a slot, and the slower flows find it full: the fastest sees the
+ * least loss, and the rate control gives it the queue.  ExpressPass
  * jitters its credits for the same reason.
  */
 #define FP_JITTER_MAX 99 /* percent: a gap never 0 */

@@ -19,7 +19,7 @@
  * On the wire, one emulation or credit packet: a UDP datagram to the
  * FlashPass port whose payload is struct fp_wire, network order.  It
  * fits a minimum Ethernet frame over IPv4 (14 + 20 + 8 + 18 = 60 bytes,
- * 84 on the wire with FCS, preamble and gap), the spec's emulation
+ * 84 on the wire with FCS, preamble and gap), the FlashPass paper's emulation
  * packet.  The data flow it stands for is the emulation packet's IP
  * source and destination, its UDP source port (the flow's source port)
  * and fp_wire.dport.  A credit is the emulation packet with addresses and

@@ -95,7 +95,7 @@ static const struct cli fp_cli = {
 			  "rate control: decrease above this emulation loss, 1/1024 (default 102)" },
 			{ "min-loss", 'l', "N", SUB(FP_RUN),
 			  "rate control: increase below this emulation loss, 1/1024 (default 102: no "
-			  "band that holds the rate; the spec's 1 % is 10)" },
+			  "band that holds the rate; a 1 % band is 10)" },
 			{ "w-max", 'W', "N", SUB(FP_RUN),
 			  "rate control: the largest w, the part of the gap to the highest rate an "
 			  "increase closes, 1/1024 (default 64)" },

@@ -851,9 +851,11 @@ static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
  * one credit behind their times, up to seconds (docs/flashpass.md,
  * "Late releases expire"; ccload flashpass flows shows it as lag).  A
  * release more than rel_expire_ns late expires instead (its credit with
- * it: fp_expire_before()), which bounds the backlog a catch-up sends.  Measured with 20 flows: 100 % lost 4-5
- * points of the link to expiries, 125-150 % dropped no more than 100 %
- * without expiry, 200 % and more dropped scheduled data in most runs.
+ * it: fp_expire_before()), which bounds the backlog a catch-up sends.
+ * Half as fast again as the credits: fast enough that a release behind
+ * its time catches up before it expires, slow enough that a catch-up
+ * after a stall does not overflow a shallow buffer (at twice the rate
+ * it does).
  */
 #define PACER_REL_RATE	150
 #define PACER_REL_DEPTH 8
