@@ -83,10 +83,16 @@ exp_parse() {
 }
 
 # this invocation's command, commit (git describe, -dirty with
-# uncommitted changes), HEAD's sha and kernel, as one JSON line
+# uncommitted changes to tracked files but bench/published/, which an
+# earlier --publish of the same session writes and nothing measures),
+# HEAD's sha and kernel, as one JSON line
 exp_record() {
+	local commit
+	commit=$(git -C "$ROOT" describe --always --abbrev=12 2>/dev/null)
+	[ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no -- . ':!bench/published' 2>/dev/null)" ] ||
+		commit=$commit-dirty
 	jq -nc --arg command "$EXP_COMMAND" --arg kernel "$(uname -r)" \
-		--arg commit "$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null)" \
+		--arg commit "$commit" \
 		--arg sha "$(git -C "$ROOT" rev-parse HEAD 2>/dev/null)" \
 		'def known: if . == "" then null else . end;
 		{ command: $command, commit: ($commit | known), commit_sha: ($sha | known), kernel: $kernel }'
