@@ -20,7 +20,9 @@ cleanup() {
 	for p in "${bg[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
+	rm -f "$TMP_OUT"
 }
+TMP_OUT=$(mktemp)
 trap cleanup EXIT
 ip netns add "$NS" && ip -n "$NS" link set lo up || { fail "a network namespace for tcpxfer"; exit 1; }
 
@@ -52,8 +54,6 @@ run_line() {
 	fi
 }
 
-TMP_OUT=$(mktemp)
-trap 'cleanup; rm -f "$TMP_OUT"' EXIT
 blocks=0
 for doc in README.md docs/*.md; do
 	fences=$(doc_blocks "$doc" | awk -F'\t' '$2 == "runs" { print $1 }' | sort -un)
