@@ -83,6 +83,10 @@ const struct cli switch_cli = {
 			  "FlashPass's emulation queue for UDP to PORT (bpf_flashpass's port "
 			  "tunable, 7190 by default): rate x 84/1622, 8 packets, Not-ECT dropped "
 			  "above 2" },
+			{ "emu-class", 'E', "MAJ:MIN", SUB(SW_ATTACH),
+			  "the emulation packets it passes join class MAJ:MIN (hex, as tc writes "
+			  "it) of <dev>'s qdisc, e.g. an htb class at the emulation rate: a real "
+			  "queue that spaces them, as a switch's (default: none; needs --emulation)" },
 			{ "netns", 'n', ARG_NETNS, SUB_ALL,
 			  "the device is in network namespace NAME" },
 			{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
@@ -172,9 +176,12 @@ static int switch_attach(const char *dev, const char *netns, struct sw_config *c
 	       dev, U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue), opts.prog_id);
 	if (c->emu_port)
 		printf("emulation queue for UDP port %u: %" PRIu64
-		       "bit, %u packets, Not-ECT dropped above %u\n",
+		       "bit, %u packets, Not-ECT dropped above %u%s",
 		       c->emu_port, U(c->emu_rate_bps), c->emu_buffer / SW_EMU_FRAME,
-		       c->emu_over / SW_EMU_FRAME);
+		       c->emu_over / SW_EMU_FRAME, c->emu_class ? "" : "\n");
+	if (c->emu_port && c->emu_class)
+		printf("; those passed join class %x:%x\n", c->emu_class >> 16,
+		       c->emu_class & 0xffff);
 out:
 	switch_bpf__destroy(skel);
 	return err ? 1 : 0;
@@ -291,13 +298,17 @@ static int read_state(int state_fd, int ctl_fd, uint32_t key, struct sw_state *s
 /* The emulation queue's part of the stats (class 0: Not-ECT, 1: ECT). */
 static void print_emu_stats(const struct sw_config *c, const struct sw_state *e, int json)
 {
+	char cls[16] = "null";
+
+	if (c->emu_class)
+		snprintf(cls, sizeof(cls), "\"%x:%x\"", c->emu_class >> 16, c->emu_class & 0xffff);
 	if (json) {
-		printf(",\"emulation\":{\"port\":%u,\"rate_bps\":%" PRIu64
+		printf(",\"emulation\":{\"port\":%u,\"class\":%s,\"rate_bps\":%" PRIu64
 		       ",\"buffer\":%u,\"over\":%u,\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64
 		       ",\"normal\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64
 		       "},\"over_provisioned\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64 "}}",
-		       c->emu_port, U(c->emu_rate_bps), c->emu_buffer, c->emu_over, U(e->backlog),
-		       U(e->max_backlog), U(e->cls[1].pkts), U(e->cls[1].dropped),
+		       c->emu_port, cls, U(c->emu_rate_bps), c->emu_buffer, c->emu_over,
+		       U(e->backlog), U(e->max_backlog), U(e->cls[1].pkts), U(e->cls[1].dropped),
 		       U(e->cls[0].pkts), U(e->cls[0].dropped));
 		return;
 	}
@@ -497,6 +508,27 @@ static int parse_buffer_size(int ch, const char *arg, struct sw_config *c)
 	return 0;
 }
 
+/* A qdisc class id as tc writes it, "MAJ:MIN" in hex (1:20), both parts
+ * 1..ffff, into @id (TC_H_MAKE).  0, or exit status 2 after a message. */
+static int parse_classid(const char *arg, uint32_t *id)
+{
+	unsigned long maj, min;
+	char *end, *end2;
+
+	errno = 0;
+	maj = strtoul(arg, &end, 16);
+	if (end == arg || *end != ':' || errno || !maj || maj > 0xffff)
+		goto bad;
+	min = strtoul(end + 1, &end2, 16);
+	if (end2 == end + 1 || *end2 || errno || !min || min > 0xffff)
+		goto bad;
+	*id = (uint32_t)(maj << 16 | min);
+	return 0;
+bad:
+	pr_warn("--emu-class: '%s' is not a class id MAJ:MIN (hex, 1..ffff each)\n", arg);
+	return 2;
+}
+
 /* Option @ch of any subcommand into @st, struct switch_args: 0, or exit
  * status 2 after a message. */
 static int switch_opt(void *st, int ch, char *arg)
@@ -533,6 +565,7 @@ static int switch_opt(void *st, int ch, char *arg)
 		}
 		c->emu_port = (uint32_t)v;
 		break;
+	case 'E': return parse_classid(arg, &c->emu_class);
 	case 'n': a->netns = arg; break;
 	case 'j': a->json = 1; break;
 	case 'R': a->reset = 1; break;
@@ -561,6 +594,10 @@ static int finish_config(struct sw_config *c)
 	}
 	if (c->ecn_k >= c->buffer) {
 		pr_warn("--ecn-k (%u) must be below --buffer (%u)\n", c->ecn_k, c->buffer);
+		return 2;
+	}
+	if (c->emu_class && !c->emu_port) {
+		pr_warn("--emu-class: there is no emulation queue (--emulation)\n");
 		return 2;
 	}
 	if (c->emu_port) {

@@ -41,9 +41,10 @@ struct {
 
 /*
  * Bytes in the port's root qdisc before this packet joins it, if that is
- * tbf (what the test network puts there: a rate limiter whose backlog is
- * the queue), else SW_NO_REAL: another root (noqueue, mq, a qdisc with
- * children) has no backlog that is this port's queue.  The context of a tc
+ * tbf or htb (what the test network puts there: a rate limiter whose
+ * backlog is the queue; htb where an emulation class sits beside the data,
+ * whose few emulation packets count in it), else SW_NO_REAL: another root
+ * (noqueue, mq, prio) has no backlog that is this port's queue.  The context of a tc
  * program is the sk_buff itself; it is read with probe_read_kernel (CO-RE,
  * CAP_PERFMON), which works from 5.x on, where bpf_cast_to_kern_ctx needs
  * 6.3.  The read races with the qdisc's dequeue on the other CPU, as a real
@@ -63,8 +64,10 @@ static __always_inline __u64 qdisc_backlog(struct __sk_buff *ctx)
 	if (!q)
 		return SW_NO_REAL;
 	ops = BPF_CORE_READ(q, ops);
-	if (!ops || bpf_probe_read_kernel(id, sizeof(id), &ops->id) || id[0] != 't' ||
-	    id[1] != 'b' || id[2] != 'f' || id[3])
+	if (!ops || bpf_probe_read_kernel(id, sizeof(id), &ops->id) || id[3])
+		return SW_NO_REAL;
+	if (!(id[0] == 't' && id[1] == 'b' && id[2] == 'f') &&
+	    !(id[0] == 'h' && id[1] == 't' && id[2] == 'b'))
 		return SW_NO_REAL;
 	return BPF_CORE_READ(q, qstats.backlog);
 }
@@ -80,7 +83,16 @@ static __always_inline bool sw_is_emulation(struct __sk_buff *skb, const struct 
 	       uh.dest == bpf_htons(cfg.emu_port);
 }
 
-static __always_inline int sw_emulation(__u64 now, __u64 gen, int ect)
+/*
+ * The emulation queue decides (sw_emu_packet()) on its virtual backlog; a
+ * packet it passes joins cfg.emu_class when there is one, a class of the
+ * port's qdisc at the emulation rate (test/net/topo.sh: htb), where it
+ * waits its turn as in a switch's credit queue.  Without that class the
+ * packets it passes leave as they came, a burst in is a burst out, and a
+ * sender whose emulation is clocked by its credits (bpf_flashpass's loop)
+ * gets its bursts back as credits.
+ */
+static __always_inline int sw_emulation(struct __sk_buff *skb, __u64 now, __u64 gen, int ect)
 {
 	__u32 key = SW_STATE_EMU;
 	struct sw_state *s = bpf_map_lookup_elem(&sw_state, &key);
@@ -93,7 +105,11 @@ static __always_inline int sw_emulation(__u64 now, __u64 gen, int ect)
 		sw_reset_counters(s, gen);
 	v = sw_emu_packet(s, &cfg, now, ect);
 	bpf_spin_unlock(&s->lock);
-	return v == SW_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+	if (v == SW_DROP)
+		return TC_ACT_SHOT;
+	if (cfg.emu_class)
+		skb->priority = cfg.emu_class;
+	return TC_ACT_OK;
 }
 
 SEC("tc")
@@ -119,7 +135,7 @@ int ccs_switch(struct __sk_buff *skb)
 	ctl = bpf_map_lookup_elem(&sw_ctl, &zero);
 	gen = ctl ? ctl->reset_gen : 0;
 	if (kind == CCS_PKT_IP && sw_is_emulation(skb, &p))
-		return sw_emulation(now, gen, ect);
+		return sw_emulation(skb, now, gen, ect);
 	s = bpf_map_lookup_elem(&sw_state, &zero);
 	if (!s)
 		return TC_ACT_OK;

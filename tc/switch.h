@@ -59,6 +59,9 @@ struct sw_config {
 	__u64 emu_rate_bps; /* its drain rate */
 	__u32 emu_buffer;   /* bytes, SW_EMU_FRAME per packet */
 	__u32 emu_over;	    /* Not-ECT (over-provisioned) ones dropped above this */
+	/* the class of the port's qdisc that the passed ones join (written to
+	 * skb->priority, which htb and prio read as a class id), or 0: none */
+	__u32 emu_class;
 };
 
 /* An emulation packet in the emulation queue: a minimum Ethernet frame on

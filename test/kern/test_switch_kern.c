@@ -505,21 +505,20 @@ Test(switch_kern, qdisc_mode_without_tbf_uses_the_virtual_queue, .fini = teardow
 	cr_assert_eq(get_state().no_real, 1);
 }
 
-/* FlashPass's emulation queue: UDP to emu_port, 8 frames, Not-ECT above 2,
- * drained at 1 Mbit/s * 84/1622 here (one frame per 13 ms: a burst of
- * test runs drains nothing). */
-Test(switch_kern, emulation_packets_have_their_own_queue, .fini = teardown)
-{
-	struct {
-		struct ethhdr eth;
-		struct iphdr ip;
-		struct udphdr udp;
-		uint8_t payload[18];
-	} __attribute__((packed)) p;
-	struct sw_state e;
-	uint32_t key = SW_STATE_EMU;
-	int i;
+/* An emulation packet: Not-ECT IPv4 UDP to emu_port 7190. */
+struct emu_pkt {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct udphdr udp;
+	uint8_t payload[18];
+} __attribute__((packed));
 
+/* The switch with FlashPass's emulation queue (its passed packets joining
+ * @emu_class, 0: none) and @p an emulation packet for it: UDP to
+ * emu_port, 8 frames, Not-ECT above 2, drained at 1 Mbit/s * 84/1622 here
+ * (one frame per 13 ms: a burst of test runs drains nothing). */
+static void load_emu(uint32_t emu_class, struct emu_pkt *p)
+{
 	skel = switch_bpf__open();
 	cr_assert_not_null(skel);
 	skel->rodata->cfg.rate_bps = SLOW;
@@ -528,20 +527,31 @@ Test(switch_kern, emulation_packets_have_their_own_queue, .fini = teardown)
 	skel->rodata->cfg.emu_rate_bps = SLOW / 1622 * 84;
 	skel->rodata->cfg.emu_buffer = 8 * SW_EMU_FRAME;
 	skel->rodata->cfg.emu_over = 2 * SW_EMU_FRAME;
+	skel->rodata->cfg.emu_class = emu_class;
 	cr_assert_eq(switch_bpf__load(skel), 0);
 	prog_fd = bpf_program__fd(skel->progs.ccs_switch);
 	state_fd = bpf_map__fd(skel->maps.sw_state);
 
-	memset(&p, 0, sizeof(p));
-	p.eth.h_proto = htons(ETH_P_IP);
-	p.ip.version = 4;
-	p.ip.ihl = 5;
-	p.ip.tot_len = htons(sizeof(p) - sizeof(p.eth));
-	p.ip.ttl = 64;
-	p.ip.protocol = IPPROTO_UDP;
-	p.ip.check = ip_csum(&p.ip, sizeof(p.ip));
-	p.udp.dest = htons(7190);
-	p.udp.len = htons(sizeof(p.udp) + sizeof(p.payload));
+	memset(p, 0, sizeof(*p));
+	p->eth.h_proto = htons(ETH_P_IP);
+	p->ip.version = 4;
+	p->ip.ihl = 5;
+	p->ip.tot_len = htons(sizeof(*p) - sizeof(p->eth));
+	p->ip.ttl = 64;
+	p->ip.protocol = IPPROTO_UDP;
+	p->ip.check = ip_csum(&p->ip, sizeof(p->ip));
+	p->udp.dest = htons(7190);
+	p->udp.len = htons(sizeof(p->udp) + sizeof(p->payload));
+}
+
+Test(switch_kern, emulation_packets_have_their_own_queue, .fini = teardown)
+{
+	struct emu_pkt p;
+	struct sw_state e;
+	uint32_t key = SW_STATE_EMU;
+	int i;
+
+	load_emu(0, &p);
 	for (i = 0; i < 3; i++)
 		cr_assert_eq(run(&p, sizeof(p), NULL, 1), i < 2 ? TC_ACT_OK : TC_ACT_SHOT,
 			     "Not-ECT emulation packet %d", i + 1);
@@ -561,4 +571,39 @@ Test(switch_kern, emulation_packets_have_their_own_queue, .fini = teardown)
 	p.udp.dest = htons(7191);
 	cr_assert_eq(run(&p, sizeof(p), NULL, 1), TC_ACT_OK, "UDP to another port is data");
 	cr_assert_eq(get_state().cls[0].pkts, 1);
+}
+
+/* Run @p with skb->priority @prio in; the verdict, and the priority out. */
+static int run_prio(const void *p, size_t len, uint32_t *prio)
+{
+	struct __sk_buff ctx = { .priority = *prio };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p, .data_size_in = (uint32_t)len,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .ctx_out = &ctx,
+		    .ctx_size_out = sizeof(ctx), .repeat = 1);
+
+	cr_assert_eq(bpf_prog_test_run_opts(prog_fd, &o), 0, "test_run: %s", strerror(errno));
+	*prio = ctx.priority;
+	return (int)o.retval;
+}
+
+/* --emu-class: an emulation packet the queue passes joins the class
+ * (skb->priority); one it drops and data keep theirs. */
+Test(switch_kern, passed_emulation_packets_join_the_emulation_class, .fini = teardown)
+{
+	struct emu_pkt p;
+	uint32_t prio;
+	int i;
+
+	load_emu(0x10020, &p);
+	for (i = 0; i < 2; i++) {
+		prio = 6;
+		cr_assert_eq(run_prio(&p, sizeof(p), &prio), TC_ACT_OK);
+		cr_assert_eq(prio, 0x10020, "passed packet %d: priority %#x", i + 1, prio);
+	}
+	prio = 6;
+	cr_assert_eq(run_prio(&p, sizeof(p), &prio), TC_ACT_SHOT, "Not-ECT over 2 is dropped");
+	cr_assert_eq(prio, 6, "a dropped one keeps its priority");
+	p.udp.dest = htons(7191);
+	cr_assert_eq(run_prio(&p, sizeof(p), &prio), TC_ACT_OK, "UDP to another port is data");
+	cr_assert_eq(prio, 6, "data keeps its priority");
 }

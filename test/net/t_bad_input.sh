@@ -55,6 +55,12 @@ check_fails "switch: a buffer smaller than a frame" "must hold a full-sized fram
 check_fails "switch: K above the buffer" "must be below --buffer" "$CCLOAD" switch attach lo --buffer 10kb --ecn-k 20kb
 check_fails "switch: class limit above the buffer" "above --buffer" "$CCLOAD" switch attach lo --buffer 10kb --class-limit 1=20kb
 check_fails "switch: class out of range" "bad value" "$CCLOAD" switch attach lo --class-limit 9=1kb
+check_fails "switch: an emulation class of minor 0" "not a class id" \
+	"$CCLOAD" switch attach lo --emulation 7190 --emu-class 1:0
+check_fails "switch: an emulation class that is not hex" "not a class id" \
+	"$CCLOAD" switch attach lo --emulation 7190 --emu-class 1:2x
+check_fails "switch: an emulation class without the emulation queue" "no emulation queue" \
+	"$CCLOAD" switch attach lo --emu-class 1:20
 check_fails "switch: no such device" "no device 'nodev0'" "$CCLOAD" switch attach nodev0
 check_fails "switch: stats without a switch" "no switch attached" "$CCLOAD" switch stats lo
 check_fails "switch stats: an attach option" "is not one of its options" \

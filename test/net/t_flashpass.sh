@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bpf_flashpass's credit loop on the test network: s1 (access at the link
-# rate) -> r (switch with the emulation queue, tbf, 30 KB buffer) -> d,
+# rate) -> r (switch with the emulation queue, htb, 30 KB buffer) -> d,
 # 20 ms back on a return link (bench/scenarios/flashpass-static-1.conf's
 # network).  `ccload flashpass run` attaches the algorithm and its TC
 # roles and paces emulation packets; a transfer on bpf_flashpass then runs
@@ -91,6 +91,7 @@ check "its defaults: flows start at a quarter of r_max, a change measured on the
 	grep -q 'w 8\.\.64/1024, start 256/1024, settle; gaps jittered 90 %)' "$TMP/pacer.log"
 check "$CC is registered" cc_available $CC
 topo_switch_stats --reset >/dev/null
+emu_class0=$(topo_emu_class_pkts)
 bt=
 if why=$(trace_unsupported); then
 	skip "bench/trace/flashpass.bt: $why"
@@ -126,6 +127,9 @@ check_range "the flows entered the credit phase" "$(fpstat phase_credit)" 2 4
 check_range "credits taken into the ledger" "$credits" 100 1e12
 check "no credit without an emulation packet the switch passed and the receiver returned ($credits <= $refl <= $emu_passed)" \
 	test "$credits" -le "$refl" -a "$refl" -le "$emu_passed"
+emu_class=$(($(topo_emu_class_pkts) - emu_class0))
+check "every emulation packet the switch passed left by the emulation class ($emu_class of $emu_passed)" \
+	test "$emu_passed" -gt 0 -a "$emu_class" -eq "$emu_passed"
 check "no more credits spent or wasted than taken ($used + $wasted <= $credits)" \
 	[ $((used + wasted)) -le "$credits" ]
 # Unscheduled frames are the initial windows and the probes of a flow

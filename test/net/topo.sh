@@ -33,6 +33,7 @@
 #                                      sets LINK_IF_A LINK_IF_B LINK_IP_A LINK_IP_B
 #                                      (and LINK_IP6_A LINK_IP6_B, with IPv6)
 #   topo_bottleneck NODE DEV RATE BUFFER K [switch args]   switch + tbf on NODE's DEV
+#                                      (htb with an emulation class, with --emulation)
 #   topo_shape NODE DEV RATE [LIMIT]   tbf (an access rate; pfifo_fast, or LIMIT bytes)
 #   topo_exec NAME cmd... / topo_bg NAME cmd...   run in host NAME (bg: killed at cleanup)
 #   topo_spawn NAME cmd...             in the background, $! its PID (the caller stops it)
@@ -40,6 +41,7 @@
 #   topo_quickack NAME                 host NAME ACKs every data segment at once
 #   topo_cgroup NAME                   a cgroup v2 of the run (TOPO_CG), removed with it
 #   topo_switch_stats [--reset]        the first bottleneck's counters (JSON)
+#   topo_emu_class_pkts [I]            packets out of bottleneck I's emulation class
 #   topo_ports NAME                    host NAME's network ports (not lo)
 # FlashPass (bpf_flashpass):
 #   topo_flashpass_switch [LIMIT]      before the topology: bottlenecks get the
@@ -557,21 +559,68 @@ _topo_tbf() {
 	fi
 }
 
+# The emulation class of a bottleneck with FlashPass's emulation queue:
+# htb at @rate with two classes under it, the data's (1:10, the rest of the
+# rate, borrowing all of it when the emulation is idle) and the emulation
+# packets' (1:20, at the emulation rate @emu_bps, served first), into which
+# the switch puts what its emulation queue passes (--emu-class).  A real
+# queue, as a switch's credit queue: it spaces the emulation packets at its
+# rate whatever bursts reach it, which a sender whose emulation is clocked
+# by its returning credits depends on (docs/testnet.md).  An emulation frame
+# counts as a minimum Ethernet frame on the wire (overhead 24, mpu 84: the
+# switch's SW_EMU_FRAME).  Its burst is two such frames, or the slack of
+# _topo_burst under TCG; the data's is tbf's.  A netem delay line on the
+# port goes under both.
+TOPO_EMU_CLASS=1:20
+_topo_htb_emu() {
+	local ns=$1 dev=$2 rate=$3 limit=$4 emu_bps=$5 netem=${TOPO_NETEM["$1 $2"]:-} bps burst eburst
+	bps=$(topo_units rate "$rate") || return 1
+	burst=$(_topo_burst "$rate") || return 1
+	eburst=$(awk -v r="$emu_bps" -v ms="${TOPO_TBF_SLACK_MS:-0}" 'BEGIN {
+		b = r * ms / 8000
+		printf "%d", (b > 168) ? b : 168 }')
+	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null || true
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: htb default 10
+	tc -n "$ns" class add dev "$dev" parent 1: classid 1:1 htb rate "${bps}bit" \
+		burst "$burst" cburst "$burst" quantum 1514
+	tc -n "$ns" class add dev "$dev" parent 1:1 classid 1:10 htb rate "$((bps - emu_bps))bit" \
+		ceil "${bps}bit" burst "$burst" cburst "$burst" prio 1 quantum 1514
+	tc -n "$ns" class add dev "$dev" parent 1:1 classid "$TOPO_EMU_CLASS" htb rate "${emu_bps}bit" \
+		ceil "${emu_bps}bit" burst "$eburst" cburst "$eburst" prio 0 quantum 1514 overhead 24 mpu 84
+	if [ -n "$netem" ]; then
+		# shellcheck disable=SC2086
+		tc -n "$ns" qdisc add dev "$dev" parent 1:10 handle 10: netem $netem &&
+			tc -n "$ns" qdisc add dev "$dev" parent "$TOPO_EMU_CLASS" handle 20: netem $netem
+	else
+		tc -n "$ns" qdisc add dev "$dev" parent 1:10 handle 10: bfifo limit "$limit" &&
+			tc -n "$ns" qdisc add dev "$dev" parent "$TOPO_EMU_CLASS" handle 20: pfifo limit 1000
+	fi
+}
+
 # Realize rate and buffer: tbf paces (_topo_burst), the switch judges the
 # queue in it (--queue qdisc), so that a tbf running behind its rate on a
 # loaded machine is a slower link, not a queue out of the switch's sight.
 # Where a netem delay line sits under tbf its backlog is not a queue: there
-# the switch keeps a virtual queue at the rate.
+# the switch keeps a virtual queue at the rate.  With FlashPass's emulation
+# queue (--emulation), htb with an emulation class in tbf's place
+# (_topo_htb_emu).
 topo_bottleneck() {
-	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns queue=qdisc bytes
+	local node=$1 dev=$2 rate=$3 buffer=$4 k=$5 ns queue=qdisc bytes emu=0 a
 	shift 5
 	ns=$(topo_ns "$node")
 	[ -z "${TOPO_NETEM["$ns $dev"]:-}" ] || queue=virtual
 	local args=(--queue "$queue" --rate "$rate" --buffer "$buffer" "$@" ${TOPO_SWITCH_ARGS[@]+"${TOPO_SWITCH_ARGS[@]}"})
 	[ -n "$k" ] && [ "$k" != 0 ] && args+=(--ecn-k "$k")
+	for a in "${args[@]}"; do [ "$a" != --emulation ] || emu=1; done
+	[ "$emu" = 0 ] || args+=(--emu-class "$TOPO_EMU_CLASS")
 	bytes=$(topo_bytes "$buffer") || return 1
 	"$CCLOAD" -q switch attach "$dev" -n "$ns" "${args[@]}" >/dev/null
-	_topo_tbf "$ns" "$dev" "$rate" $((bytes * 2 + 65536))
+	if [ "$emu" = 1 ]; then
+		emu=$("$CCLOAD" -q switch stats "$dev" -n "$ns" --json | jq -er '.emulation.rate_bps') &&
+			_topo_htb_emu "$ns" "$dev" "$rate" $((bytes * 2 + 65536)) "$emu" || return 1
+	else
+		_topo_tbf "$ns" "$dev" "$rate" $((bytes * 2 + 65536))
+	fi
 	BN_LIST+=("$ns:$dev")
 	# shellcheck disable=SC2034 # for the scripts that source this
 	BN_NS=${BN_LIST[0]%%:*} BN_DEV=${BN_LIST[0]#*:}
@@ -601,6 +650,17 @@ topo_switch_stats() {
 	if [[ ${1:-} =~ ^[0-9]+$ ]]; then i=$1; shift; fi
 	local bn=${BN_LIST[$i]}
 	"$CCLOAD" -q switch stats "${bn#*:}" -n "${bn%%:*}" --json "$@"
+}
+
+# Packets that left by the emulation class (_topo_htb_emu) of bottleneck
+# @i (default the first) since the class was made; 0 where it has none.
+topo_emu_class_pkts() {
+	local bn=${BN_LIST[${1:-0}]}
+	# text: this iproute2 writes no JSON for htb's classes
+	tc -n "${bn%%:*}" -s class show dev "${bn#*:}" | awk -v c="$TOPO_EMU_CLASS" '
+		$1 == "class" { in_c = ($3 == c) }
+		in_c && $1 == "Sent" { n = $4 }
+		END { print n + 0 }'
 }
 
 # _topo_ip HOST IP [IP6]: IP_<HOST>, and IP6_<HOST> when IPv6 is on.
