@@ -508,16 +508,20 @@ static int parse_buffer_size(int ch, const char *arg, struct sw_config *c)
 	return 0;
 }
 
-/* A qdisc class id as tc writes it, "MAJ:MIN" in hex (1:20), both parts
- * 1..ffff, into @id (TC_H_MAKE).  0, or exit status 2 after a message. */
+/* A qdisc class id as tc writes it, "MAJ:MIN" in hex (1:20; major ffff
+ * is the ingress qdisc's), into @id (TC_H_MAKE).  0, or exit status 2
+ * after a message. */
 static int parse_classid(const char *arg, uint32_t *id)
 {
 	unsigned long maj, min;
 	char *end, *end2;
 
+	/* hex digits and one colon, nothing else that strtoul() would take */
+	if (strspn(arg, "0123456789abcdefABCDEF:") != strlen(arg))
+		goto bad;
 	errno = 0;
 	maj = strtoul(arg, &end, 16);
-	if (end == arg || *end != ':' || errno || !maj || maj > 0xffff)
+	if (end == arg || *end != ':' || errno || !maj || maj >= 0xffff)
 		goto bad;
 	min = strtoul(end + 1, &end2, 16);
 	if (end2 == end + 1 || *end2 || errno || !min || min > 0xffff)
@@ -525,7 +529,7 @@ static int parse_classid(const char *arg, uint32_t *id)
 	*id = (uint32_t)(maj << 16 | min);
 	return 0;
 bad:
-	pr_warn("--emu-class: '%s' is not a class id MAJ:MIN (hex, 1..ffff each)\n", arg);
+	pr_warn("--emu-class: '%s' is not a class id MAJ:MIN (hex, 1..fffe and 1..ffff)\n", arg);
 	return 2;
 }
 

@@ -59,6 +59,10 @@ check_fails "switch: an emulation class of minor 0" "not a class id" \
 	"$CCLOAD" switch attach lo --emulation 7190 --emu-class 1:0
 check_fails "switch: an emulation class that is not hex" "not a class id" \
 	"$CCLOAD" switch attach lo --emulation 7190 --emu-class 1:2x
+check_fails "switch: an emulation class written 0x1:0x20 (strtoul's, not tc's)" "not a class id" \
+	"$CCLOAD" switch attach lo --emulation 7190 --emu-class 0x1:0x20
+check_fails "switch: an emulation class of the ingress qdisc's major (ffff)" "not a class id" \
+	"$CCLOAD" switch attach lo --emulation 7190 --emu-class ffff:1
 check_fails "switch: an emulation class without the emulation queue" "no emulation queue" \
 	"$CCLOAD" switch attach lo --emu-class 1:20
 check_fails "switch: no such device" "no device 'nodev0'" "$CCLOAD" switch attach nodev0

@@ -567,10 +567,14 @@ _topo_tbf() {
 # queue, as a switch's credit queue: it spaces the emulation packets at its
 # rate whatever bursts reach it, which a sender whose emulation is clocked
 # by its returning credits depends on (docs/testnet.md).  An emulation frame
-# counts as a minimum Ethernet frame on the wire (overhead 24, mpu 84: the
-# switch's SW_EMU_FRAME).  Its burst is two such frames, or the slack of
-# _topo_burst under TCG; the data's is tbf's.  A netem delay line on the
-# port goes under both.
+# (60 bytes over IPv4, 80 over IPv6) counts as a minimum Ethernet frame on
+# the wire (mpu 84: the switch's SW_EMU_FRAME), so that the class drains
+# at the pace of the switch's virtual queue.  Its burst is two frames, or
+# the slack of _topo_burst under TCG (the data's is tbf's), so that it
+# spaces them; on a busy machine its timer runs late now and then and a
+# queue builds in it beyond the switch's 8, so it holds 64 (4 KB, 8 ms)
+# and drops what is beyond where it can be seen (t_flashpass: none).  A
+# netem delay line on the port goes under both.
 TOPO_EMU_CLASS=1:20
 _topo_htb_emu() {
 	local ns=$1 dev=$2 rate=$3 limit=$4 emu_bps=$5 netem=${TOPO_NETEM["$1 $2"]:-} bps burst eburst
@@ -586,14 +590,14 @@ _topo_htb_emu() {
 	tc -n "$ns" class add dev "$dev" parent 1:1 classid 1:10 htb rate "$((bps - emu_bps))bit" \
 		ceil "${bps}bit" burst "$burst" cburst "$burst" prio 1 quantum 1514
 	tc -n "$ns" class add dev "$dev" parent 1:1 classid "$TOPO_EMU_CLASS" htb rate "${emu_bps}bit" \
-		ceil "${emu_bps}bit" burst "$eburst" cburst "$eburst" prio 0 quantum 1514 overhead 24 mpu 84
+		ceil "${emu_bps}bit" burst "$eburst" cburst "$eburst" prio 0 quantum 1514 mpu 84
 	if [ -n "$netem" ]; then
 		# shellcheck disable=SC2086
 		tc -n "$ns" qdisc add dev "$dev" parent 1:10 handle 10: netem $netem &&
 			tc -n "$ns" qdisc add dev "$dev" parent "$TOPO_EMU_CLASS" handle 20: netem $netem
 	else
 		tc -n "$ns" qdisc add dev "$dev" parent 1:10 handle 10: bfifo limit "$limit" &&
-			tc -n "$ns" qdisc add dev "$dev" parent "$TOPO_EMU_CLASS" handle 20: pfifo limit 1000
+			tc -n "$ns" qdisc add dev "$dev" parent "$TOPO_EMU_CLASS" handle 20: pfifo limit 64
 	fi
 }
 
