@@ -70,7 +70,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
 C_SRCS     = $(shell git ls-files '*.c' '*.h' | grep -v '^vmlinux/')
 
-.PHONY: all deps vmlinux lint check-published publish-pages check-docs docs man test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
+.PHONY: all deps install uninstall FORCE vmlinux lint check-published publish-pages check-docs docs man test test-host test-unit test-kern test-net vmtest demo bench-accuracy bench-cpucost clean
 
 TEST_BPF  := $(BUILD)/test/bad_cc.bpf.o $(BUILD)/test/tldct_mangle.bpf.o \
 	     $(BUILD)/test/other_cc.bpf.o $(BUILD)/test/dotdot_cc.bpf.o \
@@ -81,6 +81,28 @@ all: $(BPF_OBJS) $(BUILD)/ccload $(TOOLS) $(TEST_BPF) $(TWINS)
 
 $(BUILD) $(BUILD)/loader $(BUILD)/loader/lib $(BUILD)/loader/algos $(BUILD)/test $(BUILD)/bench:
 	mkdir -p $@
+
+# The version: debian/changelog's first entry, the one place it is written
+# (the package's and `ccload --version`'s).  The build adds the commit (its
+# hash, -dirty with local changes) where git can read the tree: not in a
+# tarball, nor as root in a tree another user owns (git's
+# safe.directory), and then an existing $(BUILD)/version.h of the same
+# version stays, so that `sudo make install` rebuilds nothing.  It is
+# rewritten only when it changes.
+VERSION   := $(shell awk -F'[()]' 'NR == 1 && $$1 == "ccsuite " { print $$2 }' debian/changelog)
+GIT_DESC  := $(shell git describe --always --dirty --exclude='*' 2>/dev/null)
+ifeq ($(VERSION),)
+$(error debian/changelog: no version in its first line)
+endif
+
+$(BUILD)/version.h: FORCE | $(BUILD)
+	@printf '#define CCS_VERSION "%s"\n#define CCS_GIT "%s"\n' '$(VERSION)' '$(GIT_DESC)' >$@.tmp
+	@if cmp -s $@.tmp $@ || { [ -z '$(GIT_DESC)' ] && grep -qF '"$(VERSION)"' $@ 2>/dev/null; }; \
+	then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+FORCE:
+
+$(BUILD)/loader/main.o: $(BUILD)/version.h
 
 # Only what is missing is installed; apt-get update runs only then.
 # Without recommends: gnuplot's would bring groff, and groff's ImageMagick and
@@ -295,6 +317,40 @@ vmtest: all
 
 demo: deps all
 	bench/demo
+
+# ---- install ----
+# ccload carries every BPF object it loads (skeletons), so it is the one
+# file an operator needs; tcpxfer and wlgen are the test network's load
+# generators, for a testbed of real hosts; the bpftrace scripts watch the
+# algorithms live.  PREFIX=/usr for a package, DESTDIR to stage.
+PREFIX     ?= /usr/local
+SBINDIR    ?= $(PREFIX)/sbin
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+DOCDIR     ?= $(DATADIR)/doc/ccsuite
+COMPDIR    ?= $(DATADIR)/bash-completion/completions
+INSTALL    ?= install
+INST_FILES := $(SBINDIR)/ccload $(BINDIR)/tcpxfer $(BINDIR)/wlgen \
+	      $(MANDIR)/man8/ccload.8 $(COMPDIR)/ccload \
+	      $(patsubst bench/trace/%,$(DATADIR)/ccsuite/bpftrace/%,$(wildcard bench/trace/*.bt)) \
+	      $(DOCDIR)/README.md $(patsubst docs/%,$(DOCDIR)/docs/%,$(wildcard docs/*.md))
+
+install: $(BUILD)/ccload $(BUILD)/tcpxfer $(BUILD)/wlgen man
+	$(INSTALL) -D -m 0755 $(BUILD)/ccload $(DESTDIR)$(SBINDIR)/ccload
+	$(INSTALL) -D -m 0755 $(BUILD)/tcpxfer $(DESTDIR)$(BINDIR)/tcpxfer
+	$(INSTALL) -D -m 0755 $(BUILD)/wlgen $(DESTDIR)$(BINDIR)/wlgen
+	$(INSTALL) -D -m 0644 $(BUILD)/ccload.8 $(DESTDIR)$(MANDIR)/man8/ccload.8
+	$(INSTALL) -D -m 0644 $(BUILD)/ccload.bash-completion $(DESTDIR)$(COMPDIR)/ccload
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/ccsuite/bpftrace $(DESTDIR)$(DOCDIR)/docs
+	$(INSTALL) -m 0755 bench/trace/*.bt $(DESTDIR)$(DATADIR)/ccsuite/bpftrace/
+	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	-rmdir $(DESTDIR)$(DATADIR)/ccsuite/bpftrace $(DESTDIR)$(DATADIR)/ccsuite \
+		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # The instrument's own benchmarks (bench/README.md), from a fresh machine.
 bench-accuracy: deps all

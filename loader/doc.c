@@ -236,6 +236,7 @@ int doc_man(FILE *f, const struct cli *const *cmds, size_t n)
 	      "libbpf's messages and whole verifier logs\n"
 	      ".TP\n\\fB\\-q\\fR, \\fB\\-\\-quiet\\fR\nerrors only\n"
 	      ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nthe commands, one line each\n"
+	      ".TP\n\\fB\\-\\-version\\fR\nthe version (and the git commit it was built from)\n"
 	      ".SH COMMANDS\n",
 	      f);
 	for (i = 0; (c = cmd_at(cmds, n, i)); i++)
@@ -380,7 +381,7 @@ static const char comp_function[] =
 	"\twhile ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do i=$((i + 1)); done\n"
 	"\tif ((i == COMP_CWORD)); then\n"
 	"\t\tif [[ $cur == -* ]]; then\n"
-	"\t\t\tmapfile -t COMPREPLY < <(compgen -W '--verbose --quiet --help' -- \"$cur\")\n"
+	"\t\t\tmapfile -t COMPREPLY < <(compgen -W '--verbose --quiet --help --version' -- \"$cur\")\n"
 	"\t\telse\n"
 	"\t\t\tmapfile -t COMPREPLY < <(compgen -W \"$_ccload_cmds\" -- \"$cur\")\n"
 	"\t\tfi\n"

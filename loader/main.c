@@ -13,6 +13,7 @@
 #include "log.h"
 #include "registry.h"
 #include "util.h"
+#include "version.h" /* made by the Makefile from debian/changelog */
 
 static const struct cli *const cmds[] = {
 	&list_cli, &attach_cli, &detach_cli, &stats_cli, &switch_cli, &tc_cli,
@@ -41,7 +42,8 @@ static void usage(FILE *f)
 		if (a->cmd)
 			fprintf(f, "  %-8s %s\n", a->cmd->cmd, a->cmd->summary);
 	fprintf(f, "\n  -v, --verbose  libbpf's messages and whole verifier logs\n"
-		   "  -q, --quiet    errors only\n");
+		   "  -q, --quiet    errors only\n"
+		   "  --version      the version (and the git commit it was built from)\n");
 }
 
 int main(int argc, char **argv)
@@ -57,6 +59,10 @@ int main(int argc, char **argv)
 			log_level = LOG_WARN;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("ccload %s%s%s%s\n", CCS_VERSION, *CCS_GIT ? " (git " : "", CCS_GIT,
+			       *CCS_GIT ? ")" : "");
 			return 0;
 		} else if (!strcmp(argv[i], "--man")) { /* make man: build/ccload.8 */
 			return doc_man(stdout, cmds, ARRAY_SIZE(cmds));

@@ -179,5 +179,33 @@ check "--prom, two algorithms: each family's samples follow its TYPE line, toget
 		/^#/ { next }
 		{ name = $1; sub(/\{.*/, "", name); if (name != fam) exit 1 }' <<<"$prom"
 check "--prom: both algorithms' acks" [ "$(grep -c '^ccsuite_acks_total{' <<<"$prom")" = 2 ]
+prom_base_units() {
+	grep -q '^ccsuite_min_rtt_seconds{algo="bpf_bbr"} ' <<<"$prom" &&
+		! grep -Eq '^ccsuite_[a-z_]*_(us|ns|ms|bps)[{ ]' <<<"$prom"
+}
+check "--prom: names in base units (bpf_bbr's min_rtt_us is ccsuite_min_rtt_seconds)" prom_base_units
+# node-exporter's textfile collector: the file replaced whole, readable by
+# the collector's user, parsed by Prometheus' own promtool (from Debian's
+# prometheus package, unpacked, not installed: no server started)
+prom_file=$TMP/textfile/ccsuite.prom
+mkdir -p "$TMP/textfile"
+echo stale >"$prom_file"
+check "--prom --output FILE exits 0" "$CCLOAD" -q stats --prom --output "$prom_file"
+check "FILE is the report (both algorithms' acks), mode 644, no temporary file beside it" \
+	test "$(grep -c '^ccsuite_acks_total{' "$prom_file")" = 2 -a \
+	"$(stat -c %a "$prom_file")" = 644 -a "$(ls "$TMP/textfile")" = ccsuite.prom
+if promdir=$("$TOPO_ROOT/test/debfetch" prometheus 2>"$TMP/debfetch.err"); then
+	check "promtool check metrics accepts it" bash -c \
+		"'$promdir/usr/bin/promtool' check metrics <'$prom_file'"
+elif [ -n "${CCSUITE_VM:-}" ]; then
+	# the guest has no network: the host's run fetches it into the cache
+	skip "promtool: not in the cache, and the guest cannot fetch it ($(cat "$TMP/debfetch.err"))"
+else
+	fail "promtool: test/debfetch prometheus: $(cat "$TMP/debfetch.err")"
+fi
+check_fails "--output into a directory that does not exist: an error" "cannot create a file beside" \
+	"$CCLOAD" stats --prom --output "$TMP/nodir/ccsuite.prom"
 "$CCLOAD" -q detach bpf_dctcp
 "$CCLOAD" -q detach bpf_bbr
+check "with none attached, --output writes an empty report and exits 0" \
+	bash -c "'$CCLOAD' -q stats --prom --output '$prom_file' && [ ! -s '$prom_file' ]"
