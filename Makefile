@@ -205,7 +205,7 @@ $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
 
 # the tools parse rates and sizes as ccload does (loader/lib/parse.c)
-$(BUILD)/tcpxfer: bench/tcpxfer.c $(LOADER_PURE) loader/lib/util.h loader/task_api.h bpf/tldct.h | $(BUILD)
+$(BUILD)/tcpxfer: bench/tcpxfer.c bench/pattern.h $(LOADER_PURE) loader/lib/util.h loader/task_api.h bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 
 $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
@@ -226,7 +226,7 @@ $(BUILD)/delayline: bench/delayline.c $(LOADER_PURE) | $(BUILD)
 $(BUILD)/docgen: docs/docgen.c $(LIBCCS) | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LIBCCS) -o $@ $(LDLIBS_BPF)
 
-$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h loader/lib/util.h loader/task_api.h \
+$(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h bench/pattern.h loader/lib/util.h loader/task_api.h \
 		bpf/tldct.h | $(BUILD)
 	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
 

@@ -36,6 +36,8 @@
 #include "task_api.h"
 #include "util.h"
 
+#include "pattern.h"
+
 #define BUF_SZ (128 * 1024)
 
 #ifndef SOL_MPTCP
@@ -62,11 +64,6 @@ struct reply {
 	uint32_t pattern_ok;
 	uint32_t pad;
 };
-
-static uint8_t pattern(uint64_t off)
-{
-	return (uint8_t)(off * 131 + (off >> 9));
-}
 
 static double now_s(void)
 {
@@ -125,7 +122,7 @@ static void serve_one(int fd, double t0)
 	get_cc(fd, cc, sizeof(cc));
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n && r.pattern_ok; i++)
-			if (buf[i] != pattern(r.bytes + (uint64_t)i))
+			if (buf[i] != pattern_byte(r.bytes + (uint64_t)i))
 				r.pattern_ok = 0;
 		r.bytes += (uint64_t)n;
 	}
@@ -240,7 +237,7 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 			continue;
 		}
 		for (size_t i = 0; i < chunk; i++)
-			buf[i] = pattern(sent + i);
+			buf[i] = pattern_byte(sent + i);
 		n = write(fd, buf, chunk);
 		if (n < 0) {
 			if (errno == EINTR)

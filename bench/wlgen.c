@@ -7,14 +7,18 @@
  *                --load L --rate RATE (--flows N | --duration S)
  *                [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]
  *                [--task-flows N --task-window MS] [--task-mix NxBYTES,...]
- *                [--task-ids BASE] [--max-active N] [--drain S]
+ *                [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]
  *
  * The client is the sender (the CC is set before connect(), so ECN can be
  * negotiated): flows arrive as a Poisson process whose rate makes the
  * offered load L of a bottleneck of RATE, sizes drawn from an empirical CDF.
- * A flow sends a 16-byte header (size, flow id, task id) and its bytes; the
- * server answers one byte once it has them all, and the flow's completion
- * time is from connect() to that byte.  With --task-flows, each arrival is a
+ * A flow sends a 16-byte header (size, flow id, task id) and its bytes, the
+ * transfer pattern (pattern.h) from a phase its flow id sets; the server
+ * checks every byte and answers one once it has them all, 'k' when they
+ * were the pattern and 'x' when not, and the flow's completion time is from
+ * connect() to that byte.  With --rtt (the path's base RTT), each flow also
+ * records its ideal completion time: two RTTs (the handshake, and the last
+ * byte's way there and the answer's back) and its bytes at --rate.  With --task-flows, each arrival is a
  * task of N flows whose starts spread uniformly over --task-window ms; the
  * task completes with its last flow.  --task-mix draws each task's kind
  * uniformly from a list: N flows of BYTES each (times --scale); the task
@@ -22,7 +26,8 @@
  * task BASE + its task number (ccs_task_set(), before connect()).
  *
  * Output, one JSON object per line: every flow and task as it completes,
- * then a summary with the offered and achieved load.  Memory is bounded:
+ * the flows still open when the client stops ("unfinished": true, the time
+ * so far as fct_us), then a summary with the offered and achieved load.  Memory is bounded:
  * at most --max-active flows are open at once (an arrival that finds the
  * table full is counted as skipped, and the summary says so).
  */
@@ -52,6 +57,7 @@
 #include "util.h"
 
 #include "cdf.h"
+#include "pattern.h"
 
 #define HDR_LEN	  16
 #define CHUNK	  (64 * 1024)
@@ -59,7 +65,8 @@
 #define MAX_CCS	  16
 #define MAX_KINDS 16
 
-static uint8_t zeros[CHUNK];
+/* pattern_fill()'s table: any CHUNK bytes of the pattern */
+static uint8_t pat[PATTERN_PERIOD + CHUNK];
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -103,8 +110,23 @@ struct sconn {
 	int fd;
 	uint32_t hdr_got;
 	uint8_t hdr[HDR_LEN];
-	uint64_t left;
+	uint64_t left, off; /* bytes still to come, and come (after the header) */
+	uint32_t phase;	    /* where the flow's pattern starts (flow_phase()) */
+	bool bad;	    /* a byte was not the pattern's */
 };
+
+/* Flow @id's bytes start at this offset of the pattern: two flows' data
+ * differ, so one flow's bytes in another's stream show. */
+static uint32_t flow_phase(uint32_t id)
+{
+	return (uint32_t)(((uint64_t)id * 4099) % PATTERN_PERIOD);
+}
+
+/* The pattern's @n bytes from @off of a flow of phase @phase (n <= CHUNK). */
+static const uint8_t *pattern_at(uint32_t phase, uint64_t off)
+{
+	return pat + (phase + off) % PATTERN_PERIOD;
+}
 
 /* The listener: MPTCP when the kernel has it (it serves plain TCP too);
  * -1 when the address does not resolve. */
@@ -175,26 +197,32 @@ static ssize_t sconn_read(struct sconn *c)
 			c->hdr_got += (uint32_t)r;
 			if (c->hdr_got == HDR_LEN) {
 				uint64_t be;
+				uint32_t id;
 
 				memcpy(&be, c->hdr, 8);
+				memcpy(&id, c->hdr + 8, 4);
 				c->left = be64toh(be);
+				c->phase = flow_phase(ntohl(id));
 			}
 		} else {
+			c->bad |= memcmp(buf, pattern_at(c->phase, c->off), (size_t)r) != 0;
+			c->off += (uint64_t)r;
 			c->left -= (uint64_t)r;
 		}
 	}
 	return r;
 }
 
-/* Input on a connection: once it has every byte, one byte back; then,
- * or at its end or an error, it goes. */
+/* Input on a connection: once it has every byte, one byte back ('k':
+ * each was the pattern's, 'x': not); then, or at its end or an error, it
+ * goes. */
 static void sconn_event(struct sconn *c)
 {
 	ssize_t r = sconn_read(c);
 
 	if (sconn_complete(c) || r == 0 || (r < 0 && errno != EAGAIN)) {
 		if (sconn_complete(c))
-			(void)!write(c->fd, "", 1); /* done: one byte */
+			(void)!write(c->fd, c->bad ? "x" : "k", 1);
 		close(c->fd);
 		free(c);
 	}
@@ -244,6 +272,7 @@ struct opts {
 	} kinds[MAX_KINDS]; /* --task-mix */
 	int n_kinds;
 	uint64_t task_id_base; /* --task-ids; 0: none */
+	double rtt_ms;	       /* --rtt; 0: no ideal FCT */
 };
 
 struct flow {
@@ -355,7 +384,7 @@ static void usage(FILE *f)
 		"                    --load L --rate RATE (--flows N | --duration S)\n"
 		"                    [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]\n"
 		"                    [--task-flows N --task-window MS] [--task-mix NxBYTES,...]\n"
-		"                    [--task-ids BASE] [--max-active N] [--drain S]\n"
+		"                    [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]\n"
 		"RATE in bit/s with a unit (100mbit).  Flows and tasks as JSON lines, then a summary.\n");
 }
 
@@ -379,7 +408,7 @@ struct client {
 	struct rng rng;
 	double task_mean, gap_us;
 	uint64_t t0, next_arrival, end_arrivals, arrivals, skipped;
-	uint64_t completed, failed, bytes_done, flow_ids, last_done;
+	uint64_t completed, failed, corrupt, unfinished, bytes_done, flow_ids, last_done;
 };
 
 static bool more_arrivals(const struct client *c, uint64_t now)
@@ -522,7 +551,7 @@ static bool flow_send(struct client *c, struct flow *f)
 
 	while (f->sent < f->size + HDR_LEN) {
 		uint8_t hdr[HDR_LEN];
-		const void *buf = zeros;
+		const void *buf;
 		size_t len = CHUNK;
 		ssize_t w;
 
@@ -535,8 +564,10 @@ static bool flow_send(struct client *c, struct flow *f)
 			memcpy(hdr + 12, &task, 4);
 			buf = hdr + f->sent;
 			len = HDR_LEN - f->sent;
-		} else if (f->size + HDR_LEN - f->sent < len) {
-			len = f->size + HDR_LEN - f->sent;
+		} else {
+			buf = pattern_at(flow_phase(f->id), f->sent - HDR_LEN);
+			if (f->size + HDR_LEN - f->sent < len)
+				len = f->size + HDR_LEN - f->sent;
 		}
 		w = write(f->fd, buf, len);
 		if (w < 0)
@@ -548,27 +579,44 @@ static bool flow_send(struct client *c, struct flow *f)
 	return true;
 }
 
-/* The flow is over (@ok: the server confirmed it): one JSON line, and
- * its task's accounts. */
-static void flow_end(struct client *c, struct flow *f, bool ok)
+enum flow_outcome {
+	FLOW_OK,	 /* the server had every byte, each the pattern's */
+	FLOW_CORRUPT,	 /* the server had every byte, not each the pattern's */
+	FLOW_FAILED,	 /* an error, or the connection ended first */
+	FLOW_UNFINISHED, /* still open when the client stopped */
+};
+
+/* The flow is over: one JSON line ("ok" only for FLOW_OK), and its task's
+ * accounts. */
+static void flow_end(struct client *c, struct flow *f, enum flow_outcome how)
 {
 	struct opts *o = c->o;
 	uint64_t end = now_us();
 	struct tcp_info ti = {};
 	socklen_t tl = sizeof(ti);
+	bool ok = how == FLOW_OK;
+	char ideal[48] = "";
 	int k;
 
+	if (o->rtt_ms > 0)
+		snprintf(ideal, sizeof(ideal), ",\"ideal_us\":%.0f",
+			 2 * o->rtt_ms * 1000 + (double)(f->size + HDR_LEN) * 8e6 / o->rate_bps);
 	getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
 	printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64 ",\"start_us\":%" PRIu64
-	       ",\"fct_us\":%" PRIu64 ",\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s}\n",
-	       f->id, f->task, f->size, f->start_us - c->t0, end - f->start_us,
+	       ",\"fct_us\":%" PRIu64 "%s,\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s"
+	       ",\"corrupt\":%s,\"unfinished\":%s}\n",
+	       f->id, f->task, f->size, f->start_us - c->t0, end - f->start_us, ideal,
 	       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst], ti.tcpi_total_retrans,
-	       ok ? "true" : "false");
-	if (ok) {
+	       ok ? "true" : "false", how == FLOW_CORRUPT ? "true" : "false",
+	       how == FLOW_UNFINISHED ? "true" : "false");
+	switch (how) {
+	case FLOW_OK:
 		c->completed++;
 		c->bytes_done += f->size;
-	} else {
-		c->failed++;
+		break;
+	case FLOW_CORRUPT: c->corrupt++; break;
+	case FLOW_FAILED: c->failed++; break;
+	case FLOW_UNFINISHED: c->unfinished++; break;
 	}
 	c->last_done = end;
 	for (k = 0; k < o->max_active; k++)
@@ -589,16 +637,16 @@ static void flow_event(struct client *c, const struct epoll_event *e)
 	ssize_t r;
 
 	if (e->events & (EPOLLERR | EPOLLHUP) && !(e->events & EPOLLIN)) {
-		flow_end(c, f, false);
+		flow_end(c, f, FLOW_FAILED);
 	} else if (f->sent < f->size + HDR_LEN) {
 		if (!flow_send(c, f))
-			flow_end(c, f, false);
+			flow_end(c, f, FLOW_FAILED);
 	} else {
 		r = read(f->fd, &b, 1);
 		if (r == 1)
-			flow_end(c, f, true);
+			flow_end(c, f, b == 'k' ? FLOW_OK : FLOW_CORRUPT);
 		else if (r == 0 || (r < 0 && errno != EAGAIN))
-			flow_end(c, f, false);
+			flow_end(c, f, FLOW_FAILED);
 	}
 }
 
@@ -634,12 +682,13 @@ static void print_summary(const struct client *c)
 	double span = (double)((o->n_arrivals ? c->next_arrival : c->end_arrivals) - c->t0) / 1e6;
 
 	printf("{\"type\":\"summary\",\"arrivals\":%" PRIu64 ",\"flows\":%" PRIu64
-	       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"skipped\":%" PRIu64
-	       ",\"unfinished\":%d,\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
+	       ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"corrupt\":%" PRIu64
+	       ",\"skipped\":%" PRIu64 ",\"unfinished\":%" PRIu64 ",\"unstarted\":%d"
+	       ",\"bytes\":%" PRIu64 ",\"mean_task_bytes\":%.0f"
 	       ",\"offered_load\":%.4f,\"achieved_load\":%.4f,\"arrival_span_s\":%.3f"
 	       ",\"seed\":%" PRIu64 "}\n",
-	       c->arrivals, c->flow_ids, c->completed, c->failed, c->skipped, c->active,
-	       c->bytes_done, c->task_mean, o->load,
+	       c->arrivals, c->flow_ids, c->completed, c->failed, c->corrupt, c->skipped,
+	       c->unfinished, c->n_pend, c->bytes_done, c->task_mean, o->load,
 	       span > 0 ? (double)c->bytes_done * 8 / (span * o->rate_bps) : 0, span, o->seed);
 }
 
@@ -685,8 +734,11 @@ static int client(struct opts *o)
 		for (i = 0; i < n; i++)
 			flow_event(&c, &evs[i]);
 	}
+	for (i = 0; i < o->max_active; i++)
+		if (c.flows[i].fd >= 0)
+			flow_end(&c, &c.flows[i], FLOW_UNFINISHED);
 	print_summary(&c);
-	return c.failed || c.active ? 3 : 0;
+	return c.failed || c.corrupt || c.unfinished || c.n_pend ? 3 : 0;
 }
 
 static const struct option long_opts[] = {
@@ -705,6 +757,7 @@ static const struct option long_opts[] = {
 	{ "task-ids", required_argument, NULL, 'i' },
 	{ "max-active", required_argument, NULL, 'a' },
 	{ "drain", required_argument, NULL, 'D' },
+	{ "rtt", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -806,6 +859,7 @@ static int parse_opt(int c, char *arg, struct opts *o, struct cmdline *cl)
 	case 'i': return uint_opt("--task-ids", arg, 0, UINT64_MAX, &o->task_id_base);
 	case 'a': return int_opt("--max-active", arg, 1, 1000000, &o->max_active);
 	case 'D': return real_opt("--drain", arg, false, MAX_SECS, &o->drain);
+	case 'R': return real_opt("--rtt", arg, false, MAX_SECS * 1000, &o->rtt_ms);
 	default: usage(stderr); return 2;
 	}
 	return 0;
@@ -865,6 +919,7 @@ int main(int argc, char **argv)
 			return err;
 	}
 	raise_nofile();
+	pattern_fill(pat, CHUNK);
 	if (srv)
 		return server(cl.addr, o.port);
 	err = client_setup(&o, &cl);

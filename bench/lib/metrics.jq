@@ -6,14 +6,20 @@
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
 #   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's
 #            {ns, sport, dport, cc, mode} (may be empty)
-#   $meta    [{algo, rep, rate_bps, duration, sample_ms, cpu}]; cpu: the
-#            "cpu" lines of /proc/stat at the launch and at the flows' end
+#   $meta    [{algo, rep, rate_bps, links, duration, sample_ms, cpu}]; cpu:
+#            the "cpu" lines of /proc/stat at the launch and at the flows'
+#            end; links: bottlenecks of rate_bps the flows load side by side
+#            (wan3: one per pair), which goodput and load are fractions of
 def pct(p): if length == 0 then null else sort | .[((length - 1) * p) | floor] end;
 def mean: if length == 0 then null else add / length end;
 def jain: if length == 0 or (map(. * .) | add) == 0 then null
 	else (add * add) / (length * (map(. * .) | add)) end;
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 def size_class: if . < 100000 then "small" elif . < 10000000 then "medium" else "large" end;
+# A flow of at most 10 segments of 1448 bytes (with wlgen's 16-byte header)
+# fits in Linux's initial window: it can end before any feedback (for
+# bpf_flashpass, before any credit).
+def first_window: . + 16 <= 14480;
 # The machine's CPU between two "cpu" lines of /proc/stat (user nice
 # system idle iowait irq softirq steal, in ticks): busy and softirq time
 # as shares of all CPUs' time.  The test network's forwarding runs as
@@ -29,8 +35,11 @@ def mode_name: ["STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT"][.] // "?";
 def series: .start_s as $s | [.intervals[] | [.[0] + $s, .[1]]];
 def win_mean($a; $b): map(select(.[0] > $a and .[0] <= $b) | .[1]) | mean // 0;
 def fairness: if max > 0 then min / max else 0 end;
+# slowdown: FCT over the ideal one (wlgen --rtt), where the flows have it
 def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
-	p50_ms: (map(.fct_us / 1000) | pct(0.5) | r3), p99_ms: (map(.fct_us / 1000) | pct(0.99) | r3) };
+	p50_ms: (map(.fct_us / 1000) | pct(0.5) | r3), p99_ms: (map(.fct_us / 1000) | pct(0.99) | r3) }
+	+ (map(select(.ideal_us > 0) | .fct_us / .ideal_us) | if length == 0 then {} else
+		{ slowdown_mean: (mean | r3), slowdown_p99: (pct(0.99) | r3) } end);
 
 ($meta[0]) as $m
 | ($iperf | map(
@@ -83,7 +92,7 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 	algo: $m.algo, rep: $m.rep,
 	flows: $flows,
 	goodput_bps: $goodput,
-	goodput_fraction: (($goodput / $m.rate_bps) | r3),
+	goodput_fraction: (($goodput / $m.rate_bps / ($m.links // 1)) | r3),
 	jain: ($flows | map(.goodput_bps) | jain | r3),
 	cpu: (if $m.cpu then $m.cpu | cpu_use else null end),
 	# flows of different CCs sharing the bottleneck: each CC's share
@@ -119,18 +128,21 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		avg_backlog: ($sw[0].avg_backlog // null),
 		max_backlog: ($sw[0].max_backlog // null),
 		per_bottleneck: ($sw | map({dev, dropped, marked, avg_backlog, max_backlog})),
-		# per traffic class (DSCP): class 0 is everything but bpf_flashpass's
-		# unscheduled data (class 1); its emulation queue, when configured
-		class_dropped: ($sw[0].classes // [] | map(.dropped)),
-		class_pkts: ($sw[0].classes // [] | map(.pkts)),
+		# per traffic class (DSCP), over every bottleneck: class 0 is
+		# everything but bpf_flashpass's unscheduled data (class 1); its
+		# emulation queue, when configured
+		class_dropped: ($sw | map(.classes // [] | map(.dropped)) | transpose | map(add // 0)),
+		class_pkts: ($sw | map(.classes // [] | map(.pkts)) | transpose | map(add // 0)),
 		# the highest queue a packet of each class joined (older ccloads: null)
-		class_max_backlog: ($sw[0].classes // [] | map(.max_backlog)),
+		class_max_backlog: ($sw | map(.classes // [] | map(.max_backlog)) | transpose | map(max)),
 		emulation: ($sw[0].emulation // null)
 	}
 }
 + (if ($wl | length) == 0 then {} else {
 	fct: ({ all: ($wflows | fct_stats) } + ($wflows | group_by(.size | size_class)
-		| map({ key: (.[0].size | size_class), value: fct_stats }) | from_entries)),
+		| map({ key: (.[0].size | size_class), value: fct_stats }) | from_entries)
+		+ ($wflows | map(select(.size | first_window))
+			| if length == 0 then {} else { first_window: fct_stats } end)),
 	tct: (if ($tasks | map(select(.flows > 1)) | length) == 0 then null else
 		({ all: ($tasks | map(.fct_us = .tct_us) | fct_stats),
 		   # the mean TCT of the fastest 50/75/95 % of tasks (TLDCT's measure)
@@ -142,9 +154,11 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		+ ($tasks | map(.fct_us = .tct_us)
 		| group_by(.bytes | size_class) | map({ key: (.[0].bytes | size_class), value: fct_stats })
 		| from_entries)) end),
+	# (flows that did not complete intact are in no FCT above: counted here)
 	workload: { flows: ($sums | map(.flows) | add), completed: ($sums | map(.completed) | add),
-		failed: ($sums | map(.failed) | add), skipped: ($sums | map(.skipped) | add),
-		unfinished: ($sums | map(.unfinished) | add),
-		offered_load: ($sums | map(.offered_load) | add | r3),
-		achieved_load: ($sums | map(.achieved_load) | add | r3) }
+		failed: ($sums | map(.failed) | add), corrupt: ($sums | map(.corrupt // 0) | add),
+		skipped: ($sums | map(.skipped) | add),
+		unfinished: ($sums | map(.unfinished) | add), unstarted: ($sums | map(.unstarted // 0) | add),
+		offered_load: ($sums | map(.offered_load) | add / ($m.links // 1) | r3),
+		achieved_load: ($sums | map(.achieved_load) | add / ($m.links // 1) | r3) }
 } end)

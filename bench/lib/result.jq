@@ -44,7 +44,7 @@ def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 	scenario: $scenario, description: $desc,
 	env: { kernel: $kernel, delay_backend: $backend, topology: $topology, seed: $seed,
 	       date: $date, rate: $rate, buffer: $buffer, ecn_k: $k, base_rtt_ms: $rtt,
-	       rate_bps: $rate_bps, buffer_bytes: $buffer_bytes,
+	       rate_bps: $rate_bps, buffer_bytes: $buffer_bytes, load: $load, scale: $wscale,
 	       cpus: $cpus, tunables: $tunables, scenario_file: $text,
 	       trace_skipped: (if $trace_skipped == "" then null else $trace_skipped end),
 	       flashpass_pacer: (if $fp_pacer == "" then null else $fp_pacer end) },

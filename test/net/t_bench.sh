@@ -73,6 +73,25 @@ BYSTANDER=ccs-bystander-$$
 ip netns add "$BYSTANDER"
 ip netns exec "$BYSTANDER" "$TOPO_ROOT/build/wlgen" server -p 5399 >/dev/null 2>&1 &
 bystander=$!
+# Its answer says whether every byte was the flow's pattern: a flow's own
+# pattern (its id sets the phase), zeros, and another flow's pattern.
+ip netns exec "$BYSTANDER" ip link set lo up
+sleep 0.3
+answers=$(ip netns exec "$BYSTANDER" python3 - "$TOPO_ROOT/bench/pattern.h" <<'PY'
+import socket, struct, sys
+assert "(off * 131 + (off >> 9))" in open(sys.argv[1]).read()
+pat = lambda off: (off * 131 + (off >> 9)) & 255
+def answer(fid, data):
+    s = socket.create_connection(("127.0.0.1", 5399))
+    s.sendall(struct.pack(">QII", len(data), fid, 1) + data)
+    return s.recv(1).decode() or "-"
+n, ph = 70000, (7 * 4099) % (1 << 17)
+print(answer(7, bytes(pat(ph + i) for i in range(n))) + answer(7, bytes(n)) +
+      answer(7, bytes(pat(i) for i in range(n))))
+PY
+)
+check "wlgen's server: 'k' for the flow's pattern, 'x' for zeros and another flow's ($answers)" \
+	[ "$answers" = kxx ]
 "$RUN" tiny-fct --out "$TMP/fct" --no-plots | sed 's/^/    /'
 check "bench/run tiny-fct exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
 check "another run's wlgen server is still running" kill -0 $bystander
@@ -83,7 +102,8 @@ R=$TMP/fct/result.json
 for a in cubic reno; do
 	m=$(jq -c --arg a "$a" '.runs[] | select(.algo == $a)' "$R")
 	check_range "$a: flows completed" "$(jfield "$m" .workload.completed)" 20 100000
-	check "$a: no flow failed or unfinished" jq -e '.workload | .failed == 0 and .unfinished == 0' <<<"$m"
+	check "$a: no flow failed, corrupt or unfinished" \
+		jq -e '.workload | .failed == 0 and .corrupt == 0 and .unfinished == 0 and .unstarted == 0' <<<"$m"
 	check_range "$a: mean FCT (ms)" "$(jfield "$m" .fct.all.mean_ms)" 4 10000
 	check "$a: FCT by size class" jq -e '.fct.small.n > 0 and .fct.small.p99_ms >= .fct.small.p50_ms' <<<"$m"
 	check_range "$a: achieved / offered load" \

@@ -1,0 +1,51 @@
+# bench/flashpass-paper dynamic's table (dynamic.json): per load, path and
+# CC, flow completion times and what the network did, over the runs.
+# Input: bench/lib/experiment.sh's {scenarios: {name: result.json}}.
+def r3: if . == null then null else (. * 1000 | round) / 1000 end;
+def mean: if length == 0 then null else add / length end;
+def sd: if length < 2 then null else mean as $m
+	| (map((. - $m) * (. - $m)) | add / (length - 1) | sqrt) end;
+# [values] of the runs -> {mean, sd, runs}
+def spread: map(select(. != null)) | { mean: (mean | r3), sd: (sd | r3), runs: map(r3) };
+def cc($runs): {
+	runs: ($runs | length),
+	fct_ms: ($runs | map(.fct.all.mean_ms) | spread),
+	fct_p99_ms: ($runs | map(.fct.all.p99_ms) | spread),
+	small_ms: ($runs | map(.fct.small.mean_ms) | spread),
+	small_p99_ms: ($runs | map(.fct.small.p99_ms) | spread),
+	medium_ms: ($runs | map(.fct.medium.mean_ms) | spread),
+	large_ms: ($runs | map(.fct.large.mean_ms) | spread),
+	first_window_ms: ($runs | map(.fct.first_window.mean_ms) | spread),
+	slowdown: ($runs | map(.fct.all.slowdown_mean) | spread),
+	small_slowdown_p99: ($runs | map(.fct.small.slowdown_p99) | spread),
+	flows: ($runs | map(.workload.flows) | add),
+	small_flows: ($runs | map(.fct.small.n // 0) | add),
+	first_window_flows: ($runs | map(.fct.first_window.n // 0) | add),
+	# a flow not completed intact is in no FCT: counted here
+	not_completed: ($runs | map(.workload | .failed + .corrupt + .unfinished + .unstarted + .skipped) | add),
+	class0_drops: ($runs | map(.switch.class_dropped[0] // 0) | add),
+	class1_drops: ($runs | map(.switch.class_dropped[1] // 0) | add),
+	data_pkts: ($runs | map(.switch.class_pkts[0:2] | add // 0) | add),
+	achieved_load: ($runs | map(.workload.achieved_load) | spread),
+	cpu_busy: ($runs | map(.cpu.busy) | spread),
+	credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0 then null
+		else .credits_wasted / .credits end) | spread) };
+.scenarios as $S
+| {
+	kernel: ([$S[]][0].env.kernel // null), date: (now | todate),
+	paper: { fct_vs_cubic: [-0.32, -0.285], small_p99_vs_cubic: -0.495,
+		note: "ns-2, 10 Gbit/s WAN links 20/30/40 ms one way, 20 KB of buffer per Gbit/s, FlashPass with Aeolus's line-rate start" },
+	dynamic: ([$S | to_entries[] | select(.key | startswith("flashpass-dynamic-")) | .value as $r
+		| (.key | split("-")) as $k | {
+		scenario: .key, path: $k[2], load: $r.env.load,
+		rate_bps: $r.env.rate_bps, buffer_bytes: $r.env.buffer_bytes,
+		buffer_bdp: ($r.env.buffer_bytes / ($r.env.rate_bps / 8 * $r.env.base_rtt_ms / 1000) | r3),
+		base_rtt_ms: $r.env.base_rtt_ms, scale: $r.env.scale,
+		pacer: ($r.env.flashpass_pacer // ""),
+		algos: ($r.runs | group_by(.algo) | map({ key: .[0].algo, value: cc(.) }) | from_entries) }
+		| .algos.cubic.fct_ms.mean as $c | .algos.cubic.small_p99_ms.mean as $cp
+		| .algos |= with_entries(.value += {
+			fct_vs_cubic: (if $c and .value.fct_ms.mean then .value.fct_ms.mean / $c - 1 | r3 else null end),
+			small_p99_vs_cubic: (if $cp and .value.small_p99_ms.mean then .value.small_p99_ms.mean / $cp - 1 | r3 else null end) })
+		] | sort_by([.load, .path]))
+}
