@@ -40,7 +40,8 @@ bbr/parity.json                    bbr-parity       bpf/bbr.bpf.c bpf/bbr.h bpf/
 cpucost/*.json                     cpucost          bpf/dctcp* bpf/tldct* bpf/bbr* bpf/lib bench/twins bench/ccost.c
 flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass/loop.json                flashpass-loop   bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
-flashpass/dynamic.json             flashpass-dynamic bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c bench/wlgen.c
+flashpass/coexist.json             flashpass-coexist bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
+flashpass/dynamic*.json            flashpass-dynamic bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c bench/wlgen.c
 flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 mptcp-baseline/mptcp-baseline.json .md              test/net/topo.sh bench/lib/bulkflows.py
 ppqd-paper/ppqd-paper.json         .md              bpf/ppqd* bpf/lia* bpf/lib
