@@ -13,7 +13,9 @@ def rate($c): (.switch.class_dropped[$c] // 0) as $d
 	| $d / ([$d + (.switch.class_pkts[$c] // 0), 1] | max);
 .scenarios as $S
 | {
-	kernel: ([$S[]][0].env.kernel // null), date: (now | todate),
+	kernel: ([$S[]][0].env.kernel // null), cpus: ([$S[]][0].env.cpus // null),
+	# when the last of its runs was made (the runs, not this table)
+	date: ([$S[].env.date // empty] | max // (now | todate)),
 	coexist: ([$S | to_entries[] | select(.key | startswith("flashpass-coexist-")) | .value as $r | {
 		scenario: .key, description: $r.description, rate_bps: $r.env.rate_bps,
 		buffer_bytes: $r.env.buffer_bytes,

@@ -32,7 +32,9 @@ def cc($runs): {
 		else .credits_wasted / .credits end) | spread) };
 .scenarios as $S
 | {
-	kernel: ([$S[]][0].env.kernel // null), date: (now | todate),
+	kernel: ([$S[]][0].env.kernel // null), cpus: ([$S[]][0].env.cpus // null),
+	# when the last of its runs was made (the runs, not this table)
+	date: ([$S[].env.date // empty] | max // (now | todate)),
 	paper: { fct_vs_cubic: [-0.32, -0.285], small_p99_vs_cubic: -0.495,
 		note: "ns-2, 10 Gbit/s WAN links 20/30/40 ms one way, 20 KB of buffer per Gbit/s, FlashPass with Aeolus's line-rate start" },
 	dynamic: ([$S | to_entries[] | select(.key | startswith("flashpass-dynamic-")) | .value as $r

@@ -6,7 +6,7 @@ def pct: if . == null then "-" else (. * 100 | round | tostring) + " %" end;
 def signed: if . == null then "-" else (. * 100 | round) as $p
 	| (if $p > 0 then "+" else "" end) + ($p | tostring) + " %" end;
 def x: if . == null or .mean == null then "-" else (.mean * 100 | round / 100 | tostring) end;
-"### Dynamic workload, buffers of \(.dynamic[0].buffer_bytes // "-") bytes (`bench/flashpass-paper dynamic`\(if (.dynamic[0].buffer_bdp // 1) < 0.05 then "-shallow" else "" end))", "",
+"### Dynamic workload, buffers of \(.dynamic[0].buffer_bytes // "-") bytes (`bench/flashpass-paper dynamic\(if (.dynamic[0].buffer_bdp // 1) < 0.05 then "-shallow" else "" end)`)", "",
 (if (.dynamic // [] | length) == 0 then "(not run)" else
 	(.dynamic[0] | "3-site WAN, links of \(.rate_bps / 1e6) Mbit/s, RTTs \(.base_rtt_ms / 2)/\(.base_rtt_ms * 3 / 4)/\(.base_rtt_ms) ms, buffers \(.buffer_bytes) bytes (\(.buffer_bdp) BDP of the longest path), the WAN mix x \(.scale), Poisson arrivals; each row the runs of one CC in one `bench/run`, the CCs alternating (run `pacer`: bpf_flashpass on the pacer's releases, the default, beside cubic and bbr; run `loop`: bpf_flashpass on the kernel's credit loop, beside cubic). FCTs in ms, mean over runs ± their sd; small: < 100 KB; first window: <= 14480 bytes, the initial window; slowdown: FCT over two RTTs plus the bytes at the link rate; drops: data frames dropped at the switches, scheduled (class 0) and unscheduled (class 1); not completed: flows failed, corrupt or still open at the end (in no FCT)."), "",
 	"In short (mean FCT and the small flows' p99, ms, and their change against cubic in the same run):", "",

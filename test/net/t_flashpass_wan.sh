@@ -56,6 +56,11 @@ check_reports "the summaries: $FLOWS flows each, none failed, corrupt, unfinishe
 jq -r 'select(.type == "flow") | [.size, .fct_us / 1000, .fct_us / .ideal_us] | @tsv' "$TMP"/wl0 "$TMP"/wl1 |
 	sort -n | awk '{ s += $3; n++ } NR == 1 { b = $1; f = $2 }
 		END { printf "    %d flows: the smallest %d bytes in %.1f ms, the largest %d in %.1f ms; FCT / ideal %.2f on average\n", n, b, f, $1, $2, s / n }'
+# No flow can beat its ideal FCT (two RTTs and its bytes at the link
+# rate: wlgen --rtt): the delay line never delivers early, and tbf's rate
+# is within 1 % (bench/published/accuracy); 3 % of slack for it.
+low=$(jq -s 'map(select(.type == "flow") | .fct_us / .ideal_us) | min' "$TMP"/wl0 "$TMP"/wl1)
+check_range "the lowest FCT / ideal FCT" "$low" 0.97 1e6
 check "no flow fell back to Reno ($(($(fpstat fallbacks) - fb0)))" [ "$(fpstat fallbacks)" -eq "$fb0" ]
 check "no flow lost its ledger" [ "$(fpstat ledger_lost)" -eq "$lost0" ]
 # both ends of each flow open a ledger (the receiver's socket runs the CC
