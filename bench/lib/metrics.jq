@@ -78,7 +78,9 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 | ($flows0 | map(.start_s) | min // 0) as $t0
 | ($flows0 | map(.start_s -= $t0 | .start_s |= r3)) as $flows
 | ($wl | map(select(.type == "flow" and .ok))) as $wflows
-| ($wl | map(select(.type == "task"))) as $tasks
+# a task with a flow that failed, came corrupt or was still open when the
+# client stopped has no completion time: counted (workload), not timed
+| ($wl | map(select(.type == "task" and .failed == 0))) as $tasks
 | ($wl | map(select(.type == "summary"))) as $sums
 # Flow workloads: goodput is the bytes of completed flows over the arrival
 # span; bulk flows: all bytes over the span from the first start to the last
@@ -159,6 +161,7 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		failed: ($sums | map(.failed) | add), corrupt: ($sums | map(.corrupt // 0) | add),
 		skipped: ($sums | map(.skipped) | add),
 		unfinished: ($sums | map(.unfinished) | add), unstarted: ($sums | map(.unstarted // 0) | add),
-		offered_load: ($sums | map(.offered_load) | add / ($m.links // 1) | r3),
-		achieved_load: ($sums | map(.achieved_load) | add / ($m.links // 1) | r3) }
+		offered_load: ($sums | map(.offered_load) | add | if . then . / ($m.links // 1) | r3 else null end),
+		achieved_load: ($sums | map(.achieved_load) | add | if . then . / ($m.links // 1) | r3 else null end),
+		tasks_failed: ($wl | map(select(.type == "task" and .failed > 0)) | length) }
 } end)

@@ -82,7 +82,7 @@ import socket, struct, sys
 assert "(off * 131 + (off >> 9))" in open(sys.argv[1]).read()
 pat = lambda off: (off * 131 + (off >> 9)) & 255
 def answer(fid, data):
-    s = socket.create_connection(("127.0.0.1", 5399))
+    s = socket.create_connection(("127.0.0.1", 5399), timeout=10)
     s.sendall(struct.pack(">QII", len(data), fid, 1) + data)
     return s.recv(1).decode() or "-"
 n, ph = 70000, (7 * 4099) % (1 << 17)
