@@ -8,17 +8,28 @@
  *                [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]
  *                [--task-flows N --task-window MS] [--task-mix NxBYTES,...]
  *                [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]
+ *                [--response BYTES [--rounds N] [--duplex]]
  *
  * The client is the sender (the CC is set before connect(), so ECN can be
  * negotiated): flows arrive as a Poisson process whose rate makes the
  * offered load L of a bottleneck of RATE, sizes drawn from an empirical CDF.
- * A flow sends a 16-byte header (size, flow id, task id) and its bytes, the
+ * A flow sends a 16-byte header (size, flow id, task id; with
+ * request/response 8 more: response size, flags) and its bytes, the
  * transfer pattern (pattern.h) from a phase its flow id sets; the server
  * checks every byte and answers one once it has them all, 'k' when they
- * were the pattern and 'x' when not, and the flow's completion time is from
- * connect() to that byte.  With --rtt (the path's base RTT), each flow also
- * records its ideal completion time: two RTTs (the handshake, and the last
- * byte's way there and the answer's back) and its bytes at --rate.  With --task-flows, each arrival is a
+ * were the pattern and 'x' when not, and the flow's completion time is
+ * from connect() to that byte.
+ *
+ * Request/response (--response): the server answers each request with
+ * BYTES of a pattern of the flow's own before that byte, and the client
+ * checks them; --rounds N makes a flow N requests of its size, one after
+ * the other's answer, on one connection; --duplex lets the server start
+ * its response once a request's header is in, so that data goes both ways
+ * at once.  The load counts the requests' bytes (the responses go the
+ * other way).  With --rtt (the path's base RTT), each flow also records
+ * its ideal completion time: the handshake's RTT, then per round an RTT
+ * and its bytes at --rate (the request's and the response's, or the
+ * longer of the two with --duplex).  With --task-flows, each arrival is a
  * task of N flows whose starts spread uniformly over --task-window ms; the
  * task completes with its last flow.  --task-mix draws each task's kind
  * uniformly from a list: N flows of BYTES each (times --scale); the task
@@ -59,11 +70,18 @@
 #include "cdf.h"
 #include "pattern.h"
 
-#define HDR_LEN	  16
-#define CHUNK	  (64 * 1024)
-#define MAX_DSTS  64
-#define MAX_CCS	  16
-#define MAX_KINDS 16
+#define HDR_LEN	     16
+/* the size's top bit: HDR_EXT_LEN more bytes follow (response, flags) */
+#define HDR_EXT	     (1ull << 63)
+#define HDR_EXT_LEN  8
+/* the flags */
+#define HDR_DUPLEX   1u /* respond once the header is in, not the request */
+#define HDR_MORE     2u /* another request follows on the connection */
+#define MAX_RESPONSE (1ull << 30)
+#define CHUNK	     (64 * 1024)
+#define MAX_DSTS     64
+#define MAX_CCS	     16
+#define MAX_KINDS    16
 
 /* pattern_fill()'s table: any CHUNK bytes of the pattern */
 static uint8_t pat[PATTERN_PERIOD + CHUNK];
@@ -108,11 +126,15 @@ static int set_nonblock(int fd)
 
 struct sconn {
 	int fd;
-	uint32_t hdr_got;
-	uint8_t hdr[HDR_LEN];
-	uint64_t left, off; /* bytes still to come, and come (after the header) */
-	uint32_t phase;	    /* where the flow's pattern starts (flow_phase()) */
-	bool bad;	    /* a byte was not the pattern's */
+	uint32_t hdr_got, hdr_len; /* hdr_len: HDR_LEN, with HDR_EXT more */
+	uint8_t hdr[HDR_LEN + HDR_EXT_LEN];
+	uint64_t left, off;	  /* bytes still to come, and come (after the header) */
+	uint64_t resp, resp_sent; /* response bytes asked, and sent */
+	uint32_t phase, rphase;	  /* where the request's and the response's
+				   * patterns start (flow_phase()) */
+	uint32_t flags;		  /* HDR_* */
+	uint32_t events;	  /* what epoll watches for */
+	bool bad;		  /* a byte was not the pattern's */
 };
 
 /* Flow @id's bytes start at this offset of the pattern: two flows' data
@@ -120,6 +142,12 @@ struct sconn {
 static uint32_t flow_phase(uint32_t id)
 {
 	return (uint32_t)(((uint64_t)id * 4099) % PATTERN_PERIOD);
+}
+
+/* A flow's response pattern starts elsewhere than its request's. */
+static uint32_t response_phase(uint32_t id)
+{
+	return flow_phase(~id);
 }
 
 /* The pattern's @n bytes from @off of a flow of phase @phase (n <= CHUNK). */
@@ -158,15 +186,20 @@ static void accept_all(int ep, int lfd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct sconn *c;
-	int fd;
+	int fd, one = 1;
 
 	while ((fd = accept(lfd, NULL, NULL)) >= 0) {
+		/* a response's last bytes go without waiting for an ACK of its
+		 * first, as RPC servers send them */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c = calloc(1, sizeof(*c));
 		if (!c) {
 			close(fd);
 			continue;
 		}
 		c->fd = fd;
+		c->events = EPOLLIN;
+		c->hdr_len = HDR_LEN;
 		set_nonblock(fd);
 		ev.data.ptr = c;
 		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
@@ -176,7 +209,7 @@ static void accept_all(int ep, int lfd)
 /* The header and every byte it announced are in. */
 static bool sconn_complete(const struct sconn *c)
 {
-	return c->hdr_got == HDR_LEN && !c->left;
+	return c->hdr_got == c->hdr_len && !c->left;
 }
 
 /* The header, then the flow's bytes, while the socket has them; the last
@@ -187,22 +220,32 @@ static ssize_t sconn_read(struct sconn *c)
 	ssize_t r = -1;
 
 	while (!sconn_complete(c)) {
-		size_t want = c->hdr_got < HDR_LEN ? HDR_LEN - c->hdr_got :
-						     (c->left < CHUNK ? c->left : CHUNK);
+		bool in_hdr = c->hdr_got < c->hdr_len;
+		size_t want = in_hdr ? c->hdr_len - c->hdr_got :
+				       (c->left < CHUNK ? c->left : CHUNK);
 
-		r = read(c->fd, c->hdr_got < HDR_LEN ? c->hdr + c->hdr_got : buf, want);
+		r = read(c->fd, in_hdr ? c->hdr + c->hdr_got : buf, want);
 		if (r <= 0)
 			break;
-		if (c->hdr_got < HDR_LEN) {
+		if (in_hdr) {
+			uint64_t be;
+			uint32_t id, resp, flags;
+
 			c->hdr_got += (uint32_t)r;
 			if (c->hdr_got == HDR_LEN) {
-				uint64_t be;
-				uint32_t id;
-
 				memcpy(&be, c->hdr, 8);
 				memcpy(&id, c->hdr + 8, 4);
-				c->left = be64toh(be);
+				c->left = be64toh(be) & ~HDR_EXT;
 				c->phase = flow_phase(ntohl(id));
+				c->rphase = response_phase(ntohl(id));
+				if (be64toh(be) & HDR_EXT)
+					c->hdr_len = HDR_LEN + HDR_EXT_LEN;
+			}
+			if (c->hdr_got == HDR_LEN + HDR_EXT_LEN) {
+				memcpy(&resp, c->hdr + 16, 4);
+				memcpy(&flags, c->hdr + 20, 4);
+				c->resp = ntohl(resp) < MAX_RESPONSE ? ntohl(resp) : MAX_RESPONSE;
+				c->flags = ntohl(flags);
 			}
 		} else {
 			c->bad |= memcmp(buf, pattern_at(c->phase, c->off), (size_t)r) != 0;
@@ -213,19 +256,75 @@ static ssize_t sconn_read(struct sconn *c)
 	return r;
 }
 
-/* Input on a connection: once it has every byte, one byte back ('k':
- * each was the pattern's, 'x': not); then, or at its end or an error, it
- * goes. */
-static void sconn_event(struct sconn *c)
+/* The response's bytes (with HDR_DUPLEX from the header on, else once the
+ * request is in), then, the request in, its one byte ('k': each was the
+ * pattern's, 'x': not), while the socket takes them: 1 once that byte is
+ * out, 0 while waiting for the request or for room, -1 on an error. */
+static int sconn_write(struct sconn *c)
 {
-	ssize_t r = sconn_read(c);
+	ssize_t w;
 
-	if (sconn_complete(c) || r == 0 || (r < 0 && errno != EAGAIN)) {
-		if (sconn_complete(c))
-			(void)!write(c->fd, c->bad ? "x" : "k", 1);
-		close(c->fd);
-		free(c);
+	if (c->hdr_got < c->hdr_len || (!(c->flags & HDR_DUPLEX) && !sconn_complete(c)))
+		return 0;
+	while (c->resp_sent < c->resp) {
+		uint64_t n = c->resp - c->resp_sent;
+
+		w = write(c->fd, pattern_at(c->rphase, c->resp_sent), n < CHUNK ? n : CHUNK);
+		if (w < 0)
+			return errno == EAGAIN ? 0 : -1;
+		c->resp_sent += (uint64_t)w;
 	}
+	if (!sconn_complete(c))
+		return 0;
+	w = write(c->fd, c->bad ? "x" : "k", 1);
+	if (w < 0)
+		return errno == EAGAIN ? 0 : -1;
+	return 1;
+}
+
+/* Ready for the connection's next request. */
+static void sconn_next(struct sconn *c)
+{
+	int fd = c->fd;
+	uint32_t events = c->events;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->events = events;
+	c->hdr_len = HDR_LEN;
+}
+
+/* Input or room on a connection: requests in, responses out; after the
+ * last request's answer, at its end or on an error, it goes. */
+static void sconn_event(int ep, struct sconn *c)
+{
+	struct epoll_event ev = { .data.ptr = c };
+
+	for (;;) {
+		ssize_t r = sconn_read(c);
+		int w;
+
+		if (!sconn_complete(c) && (r == 0 || (r < 0 && errno != EAGAIN)))
+			break;
+		w = sconn_write(c);
+		if (w < 0 || (w > 0 && !(c->flags & HDR_MORE)))
+			break;
+		if (w > 0) {
+			sconn_next(c);
+			continue;
+		}
+		/* room wanted while a response is owed and allowed */
+		ev.events = EPOLLIN;
+		if (c->hdr_got == c->hdr_len && (c->flags & HDR_DUPLEX || sconn_complete(c)))
+			ev.events |= EPOLLOUT;
+		if (ev.events != c->events) {
+			c->events = ev.events;
+			epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+		}
+		return;
+	}
+	close(c->fd);
+	free(c);
 }
 
 static int server(const char *addr, const char *port)
@@ -244,7 +343,7 @@ static int server(const char *addr, const char *port)
 		n = epoll_wait(ep, evs, 256, 500);
 		for (i = 0; i < n; i++) {
 			if (evs[i].data.ptr)
-				sconn_event(evs[i].data.ptr);
+				sconn_event(ep, evs[i].data.ptr);
 			else
 				accept_all(ep, lfd);
 		}
@@ -273,14 +372,19 @@ struct opts {
 	int n_kinds;
 	uint64_t task_id_base; /* --task-ids; 0: none */
 	double rtt_ms;	       /* --rtt; 0: no ideal FCT */
+	uint64_t response;     /* --response: bytes a request's answer carries */
+	int rounds;	       /* --rounds: requests a flow makes */
+	int duplex;	       /* --duplex */
 };
 
 struct flow {
 	int fd; /* -1: free slot */
 	uint32_t id, task;
-	uint64_t size, sent; /* sent counts the header too */
+	uint64_t size, sent; /* the round's request; sent counts the header too */
+	uint64_t got;	     /* the round's answer: response bytes and the status */
 	uint64_t start_us;
-	int dst, cc;
+	int dst, cc, round;
+	bool bad; /* an answer was 'x', or a response byte not the pattern's */
 };
 
 struct task {
@@ -362,7 +466,8 @@ static int max_task_flows(const struct opts *o)
 	return m;
 }
 
-/* The mean bytes of a task, for the arrival rate that makes the load. */
+/* The mean bytes of a task (all of its flows' requests), for the arrival
+ * rate that makes the load. */
 static double mean_task_bytes(const struct opts *o)
 {
 	double sum = 0;
@@ -370,10 +475,10 @@ static double mean_task_bytes(const struct opts *o)
 
 	if (!o->n_kinds)
 		return (o->fixed_size ? (double)o->fixed_size : cdf_mean(&o->cdf) * o->scale) *
-		       o->task_flows;
+		       o->task_flows * o->rounds;
 	for (i = 0; i < o->n_kinds; i++)
 		sum += (double)o->kinds[i].flows * (double)o->kinds[i].size * o->scale;
-	return sum / o->n_kinds;
+	return sum / o->n_kinds * o->rounds;
 }
 
 static void usage(FILE *f)
@@ -385,6 +490,7 @@ static void usage(FILE *f)
 		"                    [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]\n"
 		"                    [--task-flows N --task-window MS] [--task-mix NxBYTES,...]\n"
 		"                    [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]\n"
+		"                    [--response BYTES [--rounds N] [--duplex]]\n"
 		"RATE in bit/s with a unit (100mbit).  Flows and tasks as JSON lines, then a summary.\n");
 }
 
@@ -481,12 +587,14 @@ static void task_flow_done(struct client *c, struct task *t, uint64_t bytes, boo
 static void flow_open(struct client *c, struct flow *f, const struct pending *p, uint64_t now)
 {
 	struct opts *o = c->o;
-	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = f };
+	struct epoll_event ev = { .events = EPOLLOUT | (o->duplex ? EPOLLIN : 0), .data.ptr = f };
 
 	f->id = (uint32_t)++c->flow_ids;
 	f->task = c->tasks[p->task_slot].id;
 	f->size = p->size;
-	f->sent = 0;
+	f->sent = f->got = 0;
+	f->round = 0;
+	f->bad = false;
 	f->start_us = now;
 	f->dst = (int)(rng_next(&c->rng) % (uint64_t)o->n_dsts);
 	f->cc = o->n_ccs ? (int)(f->id % (uint32_t)o->n_ccs) : -1;
@@ -508,6 +616,10 @@ static void flow_open(struct client *c, struct flow *f, const struct pending *p,
 			exit(1);
 		}
 	}
+	/* a request/response flow's requests go whole, as RPC clients send them */
+	if ((o->response || o->rounds > 1) &&
+	    setsockopt(f->fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int)))
+		die("TCP_NODELAY");
 	set_nonblock(f->fd);
 	if (connect(f->fd, (struct sockaddr *)&dst_addr[f->dst], dst_len[f->dst]) &&
 	    errno != EINPROGRESS)
@@ -543,40 +655,77 @@ static void start_due(struct client *c, uint64_t now)
 	}
 }
 
+/* A flow's header: HDR_LEN bytes, HDR_EXT_LEN more for request/response. */
+static uint64_t hdr_len(const struct opts *o)
+{
+	return HDR_LEN + (o->response || o->rounds > 1 || o->duplex ? HDR_EXT_LEN : 0);
+}
+
 /* Write the header and the flow's bytes while the socket takes them;
  * false on an error. */
 static bool flow_send(struct client *c, struct flow *f)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = f };
+	uint64_t hl = hdr_len(c->o);
 
-	while (f->sent < f->size + HDR_LEN) {
-		uint8_t hdr[HDR_LEN];
+	while (f->sent < f->size + hl) {
+		uint8_t hdr[HDR_LEN + HDR_EXT_LEN];
 		const void *buf;
 		size_t len = CHUNK;
 		ssize_t w;
 
-		if (f->sent < HDR_LEN) {
-			uint64_t be = htobe64(f->size);
+		if (f->sent < hl) {
+			uint64_t be = htobe64(f->size | (hl > HDR_LEN ? HDR_EXT : 0));
 			uint32_t id = htonl(f->id), task = htonl(f->task);
+			uint32_t resp = htonl((uint32_t)c->o->response);
+			uint32_t flags = htonl((c->o->duplex ? HDR_DUPLEX : 0) |
+					       (f->round + 1 < c->o->rounds ? HDR_MORE : 0));
 
 			memcpy(hdr, &be, 8);
 			memcpy(hdr + 8, &id, 4);
 			memcpy(hdr + 12, &task, 4);
+			memcpy(hdr + 16, &resp, 4);
+			memcpy(hdr + 20, &flags, 4);
 			buf = hdr + f->sent;
-			len = HDR_LEN - f->sent;
+			len = hl - f->sent;
 		} else {
-			buf = pattern_at(flow_phase(f->id), f->sent - HDR_LEN);
-			if (f->size + HDR_LEN - f->sent < len)
-				len = f->size + HDR_LEN - f->sent;
+			buf = pattern_at(flow_phase(f->id), f->sent - hl);
+			if (f->size + hl - f->sent < len)
+				len = f->size + hl - f->sent;
 		}
 		w = write(f->fd, buf, len);
 		if (w < 0)
 			return errno == EAGAIN;
 		f->sent += (uint64_t)w;
 	}
-	/* all sent: wait for the server's one byte */
+	/* all sent: wait for the server's answer */
 	epoll_ctl(c->ep, EPOLL_CTL_MOD, f->fd, &ev);
 	return true;
+}
+
+/* The round's answer while the socket has it: its response bytes, each
+ * checked, then the server's one byte.  1 once all are in, 0 while
+ * waiting, -1 on an error or the connection's end. */
+static int flow_recv(struct client *c, struct flow *f)
+{
+	static uint8_t buf[CHUNK];
+	uint64_t resp = c->o->response;
+
+	while (f->got < resp + 1) {
+		uint64_t want = resp + 1 - f->got, data;
+		ssize_t r = read(f->fd, buf, want < CHUNK ? want : CHUNK);
+
+		if (r <= 0)
+			return r < 0 && errno == EAGAIN ? 0 : -1;
+		data = (uint64_t)r;
+		if (f->got + data > resp) { /* the last byte: the server's answer */
+			data = resp - f->got;
+			f->bad |= buf[data] != 'k';
+		}
+		f->bad |= memcmp(buf, pattern_at(response_phase(f->id), f->got), data) != 0;
+		f->got += (uint64_t)r;
+	}
+	return 1;
 }
 
 enum flow_outcome {
@@ -598,21 +747,26 @@ static void flow_end(struct client *c, struct flow *f, enum flow_outcome how)
 	char ideal[48] = "";
 	int k;
 
-	if (o->rtt_ms > 0)
+	if (o->rtt_ms > 0) {
+		double req = (double)(f->size + hdr_len(o)), resp = (double)o->response;
+		double bytes = o->duplex ? (req > resp ? req : resp) : req + resp;
+
 		snprintf(ideal, sizeof(ideal), ",\"ideal_us\":%.0f",
-			 2 * o->rtt_ms * 1000 + (double)(f->size + HDR_LEN) * 8e6 / o->rate_bps);
+			 o->rtt_ms * 1000 +
+				 o->rounds * (o->rtt_ms * 1000 + bytes * 8e6 / o->rate_bps));
+	}
 	getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
 	printf("{\"type\":\"flow\",\"id\":%u,\"task\":%u,\"size\":%" PRIu64 ",\"start_us\":%" PRIu64
 	       ",\"fct_us\":%" PRIu64 "%s,\"cc\":\"%s\",\"dst\":\"%s\",\"retrans\":%u,\"ok\":%s"
-	       ",\"corrupt\":%s,\"unfinished\":%s}\n",
+	       ",\"corrupt\":%s,\"unfinished\":%s,\"rounds\":%d,\"response\":%" PRIu64 "}\n",
 	       f->id, f->task, f->size, f->start_us - c->t0, end - f->start_us, ideal,
 	       f->cc >= 0 ? o->ccs[f->cc] : "default", o->dsts[f->dst], ti.tcpi_total_retrans,
 	       ok ? "true" : "false", how == FLOW_CORRUPT ? "true" : "false",
-	       how == FLOW_UNFINISHED ? "true" : "false");
+	       how == FLOW_UNFINISHED ? "true" : "false", o->rounds, o->response);
 	switch (how) {
 	case FLOW_OK:
 		c->completed++;
-		c->bytes_done += f->size;
+		c->bytes_done += f->size * (uint64_t)o->rounds;
 		break;
 	case FLOW_CORRUPT: c->corrupt++; break;
 	case FLOW_FAILED: c->failed++; break;
@@ -621,7 +775,7 @@ static void flow_end(struct client *c, struct flow *f, enum flow_outcome how)
 	c->last_done = end;
 	for (k = 0; k < o->max_active; k++)
 		if (c->tasks[k].left && c->tasks[k].id == f->task) {
-			task_flow_done(c, &c->tasks[k], f->size, ok, end);
+			task_flow_done(c, &c->tasks[k], f->size * (uint64_t)o->rounds, ok, end);
 			break;
 		}
 	epoll_ctl(c->ep, EPOLL_CTL_DEL, f->fd, NULL);
@@ -630,23 +784,35 @@ static void flow_end(struct client *c, struct flow *f, enum flow_outcome how)
 	c->active--;
 }
 
+/* Room or input on a flow: its request out, its answer in, the next
+ * round or its end. */
 static void flow_event(struct client *c, const struct epoll_event *e)
 {
+	struct epoll_event ev = { .events = EPOLLOUT | (c->o->duplex ? EPOLLIN : 0),
+				  .data.ptr = e->data.ptr };
 	struct flow *f = e->data.ptr;
-	char b;
-	ssize_t r;
+	int r;
 
 	if (e->events & (EPOLLERR | EPOLLHUP) && !(e->events & EPOLLIN)) {
 		flow_end(c, f, FLOW_FAILED);
-	} else if (f->sent < f->size + HDR_LEN) {
+		return;
+	}
+	if (f->sent < f->size + hdr_len(c->o) && !flow_send(c, f)) {
+		flow_end(c, f, FLOW_FAILED);
+		return;
+	}
+	if (!(e->events & EPOLLIN))
+		return;
+	r = flow_recv(c, f);
+	if (r < 0) {
+		flow_end(c, f, FLOW_FAILED);
+	} else if (r > 0 && ++f->round < c->o->rounds) {
+		f->sent = f->got = 0;
+		epoll_ctl(c->ep, EPOLL_CTL_MOD, f->fd, &ev);
 		if (!flow_send(c, f))
 			flow_end(c, f, FLOW_FAILED);
-	} else {
-		r = read(f->fd, &b, 1);
-		if (r == 1)
-			flow_end(c, f, b == 'k' ? FLOW_OK : FLOW_CORRUPT);
-		else if (r == 0 || (r < 0 && errno != EAGAIN))
-			flow_end(c, f, FLOW_FAILED);
+	} else if (r > 0) {
+		flow_end(c, f, f->bad ? FLOW_CORRUPT : FLOW_OK);
 	}
 }
 
@@ -758,6 +924,9 @@ static const struct option long_opts[] = {
 	{ "max-active", required_argument, NULL, 'a' },
 	{ "drain", required_argument, NULL, 'D' },
 	{ "rtt", required_argument, NULL, 'R' },
+	{ "response", required_argument, NULL, 'P' },
+	{ "rounds", required_argument, NULL, 'N' },
+	{ "duplex", no_argument, NULL, 'X' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -860,6 +1029,12 @@ static int parse_opt(int c, char *arg, struct opts *o, struct cmdline *cl)
 	case 'a': return int_opt("--max-active", arg, 1, 1000000, &o->max_active);
 	case 'D': return real_opt("--drain", arg, false, MAX_SECS, &o->drain);
 	case 'R': return real_opt("--rtt", arg, false, MAX_SECS * 1000, &o->rtt_ms);
+	case 'P':
+		if (parse_size(arg, &o->response) || o->response > MAX_RESPONSE)
+			return bad_value("--response", arg, "a size up to 1gb");
+		break;
+	case 'N': return int_opt("--rounds", arg, 1, 1000000, &o->rounds);
+	case 'X': o->duplex = 1; break;
 	default: usage(stderr); return 2;
 	}
 	return 0;
@@ -898,6 +1073,7 @@ int main(int argc, char **argv)
 			  .scale = 1,
 			  .seed = 1,
 			  .task_flows = 1,
+			  .rounds = 1,
 			  .max_active = 4096,
 			  .drain = 30 };
 	struct cmdline cl = { 0 };

@@ -119,14 +119,21 @@ static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 }
 
 /* The socket's own sequence state, for the ingress to judge an ACK by
- * (fp_ack_plausible()). */
+ * (fp_ack_plausible()), and what the ACK a credit becomes must carry for
+ * TCP to take it (fp_ack_now()). */
 static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledger *l)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct tcp_options_received *rx_opt = &tp->rx_opt;
 
 	l->snd_una = tp->snd_una;
 	l->snd_nxt = tp->snd_nxt;
 	l->rcv_nxt = tp->rcv_nxt;
+	l->wnd_raw = tp->snd_wnd >> BPF_CORE_READ_BITFIELD(rx_opt, snd_wscale);
+	if (BPF_CORE_READ_BITFIELD(rx_opt, tstamp_ok)) {
+		l->tsval_in = rx_opt->rcv_tsval;
+		l->ts_in_ok = 1;
+	}
 }
 
 /* The pacer's emulation rate for the flow, packets/s (0: none yet). */

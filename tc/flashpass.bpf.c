@@ -563,20 +563,31 @@ static __always_inline int fp_credit_to_ack(struct __sk_buff *skb, const struct 
 	}
 }
 
-/* The credit's ACK for @l's flow, if it has a whole one kept: 0.  Only
- * for a flow with SACK: without it, Linux counts each duplicate ACK
+/* The credit's ACK for @l's flow, once it has had a pure ACK kept: its
+ * socket's state now (fp_ack_now()), the kept ACK's timestamp echo; 0.
+ * Only for a flow with SACK: without it, Linux counts each duplicate ACK
  * towards a fast retransmit (three of them resend a segment not lost). */
 static __always_inline int fp_credit_ack(struct __sk_buff *skb, const struct ccs_pkt *p,
 					 const struct fp_key *k, struct fp_ledger *l)
 {
+	__u32 v = *(volatile __u32 *)&l->ack.ver, seq, ack, tsval;
 	struct fp_ack_tpl a;
-	__u32 v = *(volatile __u32 *)&l->ack.ver;
+	__u16 window;
 
 	if (!l->sack_ok || !v || (v & 1))
 		return -1;
 	__builtin_memcpy(&a, &l->ack, sizeof(a));
 	if (*(volatile __u32 *)&l->ack.ver != v)
 		return -1;
+	seq = bpf_ntohl(a.seq);
+	ack = bpf_ntohl(a.ack);
+	window = bpf_ntohs(a.window);
+	tsval = bpf_ntohl(a.tsval);
+	fp_ack_now(&seq, &ack, &window, &tsval, l);
+	a.seq = bpf_htonl(seq);
+	a.ack = bpf_htonl(ack);
+	a.window = bpf_htons(window);
+	a.tsval = bpf_htonl(tsval);
 	return fp_credit_to_ack(skb, p, k, &a);
 }
 
@@ -1030,7 +1041,7 @@ idle:
 SEC("tc")
 int fp_sender_out(struct __sk_buff *skb)
 {
-	__u32 segs, hdr, end;
+	__u32 segs, hdr, end, ack;
 	struct fp_ledger *l;
 	struct ccs_cursor c;
 	struct ccs_pkt p;
@@ -1047,13 +1058,24 @@ int fp_sender_out(struct __sk_buff *skb)
 		return fp_release(skb, &p, &c, len, uh.source);
 	}
 	hdr = p.l4_off - p.l3_off + p.th.doff * 4;
-	if (p.l3_len <= hdr && !p.th.fin)
-		return TC_ACT_OK; /* no payload: an ACK, a SYN */
+	if (p.th.syn || p.th.rst || (p.l3_len <= hdr && !p.th.fin && !p.th.ack))
+		return TC_ACT_OK;
 	fp_key_set(&k, p.saddr, p.daddr, p.th.source, p.th.dest);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
-	if (!l || l->phase == FP_PHASE_FALLBACK)
+	if (!l)
 		return TC_ACT_OK;
+	/* what it acknowledges is TCP's rcv_wup from now on, the lowest
+	 * sequence number an ACK from the peer may carry (fp_ack_now()) */
+	if (p.th.ack) {
+		ack = bpf_ntohl(p.th.ack_seq);
+		if (!l->rcv_out_ok || fp_before(l->rcv_out, ack)) {
+			l->rcv_out = ack;
+			l->rcv_out_ok = 1;
+		}
+	}
+	if (l->phase == FP_PHASE_FALLBACK || (p.l3_len <= hdr && !p.th.fin))
+		return TC_ACT_OK; /* no payload: an ACK */
 	segs = skb->gso_segs ? skb->gso_segs : 1;
 	/* what it sends is what its peer's ACKs may acknowledge, a FIN's
 	 * sequence number too (one writer: this flow's frames leave one at

@@ -165,11 +165,15 @@ struct fp_ledger {
 	__u32 pad;
 	__u64 netns; /* the network namespace of the socket that owns it (its cookie) */
 	/* at each ACK: what the socket sent and had acknowledged
-	 * (fp_ack_plausible()), and the peer's next sequence number */
+	 * (fp_ack_plausible()), the peer's next sequence number, window
+	 * (as its header carries it: snd_wnd >> snd_wscale) and newest
+	 * timestamp TCP took (valid with ts_in_ok) */
 	__u32 snd_una;
 	__u32 snd_nxt;
 	__u32 rcv_nxt;
-	__u32 pad4;
+	__u32 wnd_raw;
+	__u32 tsval_in;
+	__u32 ts_in_ok;
 	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;
@@ -180,6 +184,9 @@ struct fp_ledger {
 	/* the sender's TC egress */
 	__u64 credits_used; /* segments sent under a credit */
 	__u32 seq_out;	    /* the end of the highest data sent (snd_nxt, as sent) */
+	__u32 rcv_out;	    /* the highest ACK it sent: TCP's rcv_wup (valid with
+			     * rcv_out_ok) */
+	__u32 rcv_out_ok;
 	__u32 pad3;
 	__u64 emu_first_ns; /* when the flow's first emulation packet left */
 	/* the sender's TC ingress */
@@ -211,6 +218,31 @@ struct fp_ledger {
 	struct fp_ack_tpl ack;
 	struct fp_ring ring;
 };
+
+/*
+ * The ACK a credit becomes (fp_ack_tpl's fields, host order): a duplicate
+ * of what the flow's TCP holds now, not of the peer's last pure ACK.  A
+ * peer that also sends data moves its sequence number, its timestamp and
+ * our snd_una (by ACKs on its data) after that ACK, and TCP refuses an
+ * ACK behind them: a sequence number before rcv_wup is out of window
+ * (RFC 9293), a timestamp before ts_recent fails PAWS (RFC 7323), an ACK
+ * before snd_una is old and runs no CC.  So the socket's values, which
+ * only TCP writes (the CC records them at init and at each ACK): seq the
+ * later of the last ACK this host sent (its rcv_wup) and the rcv_nxt the
+ * CC saw, ack snd_una, the window TCP holds (an ACK with another would
+ * update it), the newest timestamp TCP took.  The template, from the
+ * wire, gives only the timestamp echo, and the timestamp until TCP has
+ * taken one.
+ */
+static inline void fp_ack_now(__u32 *seq, __u32 *ack, __u16 *window, __u32 *tsval,
+			      const struct fp_ledger *l)
+{
+	*seq = l->rcv_out_ok && fp_before(l->rcv_nxt, l->rcv_out) ? l->rcv_out : l->rcv_nxt;
+	*ack = l->snd_una;
+	*window = (__u16)l->wnd_raw;
+	if (l->ts_in_ok)
+		*tsval = l->tsval_in;
+}
 
 /* Usable credits not spent yet: what the window may let out. */
 static inline __u64 fp_spare(const struct fp_ledger *l)

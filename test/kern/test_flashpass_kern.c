@@ -240,12 +240,16 @@ static void key_of_flow(struct fp_key *k)
 #define ACK_TSECR 0x01020304U
 
 /* The sequence state the CC records at each ACK (fp_ledger_seq()): the
- * sender has 2000 bytes out around ACK_ACK, and takes ACK_SEQ next. */
+ * sender has 2000 bytes out around ACK_ACK, and takes ACK_SEQ next; the
+ * peer's window ACK_WIN, its timestamp ACK_TSVAL. */
 static void ledger_seq(struct fp_ledger *l)
 {
 	l->snd_una = ACK_ACK - 1000;
 	l->snd_nxt = ACK_ACK + 1000; /* across the wrap */
 	l->rcv_nxt = ACK_SEQ;
+	l->wnd_raw = ACK_WIN;
+	l->tsval_in = ACK_TSVAL;
+	l->ts_in_ok = 1;
 	l->seq_out = ACK_ACK + 1000;
 }
 
@@ -883,12 +887,19 @@ struct ack6 {
 	uint8_t opt[12];
 } __attribute__((packed));
 
+/* The timestamp echo of the receiver's pure ACK of @ack: which ACK was
+ * kept shows in the ACKs credits become by it alone (fp_ack_now()). */
+static uint32_t ack_tsecr(uint32_t ack)
+{
+	return ACK_TSECR + (ack - ACK_ACK);
+}
+
 /* The receiver's pure ACK of the flow, timestamps first as Linux sends
  * them, acknowledging @ack. */
 static void ack4(struct ack4 *p, uint32_t ack)
 {
 	struct data4 d;
-	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ACK_TSECR) };
+	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ack_tsecr(ack)) };
 
 	data4(&d, 0);
 	memset(p, 0, sizeof(*p));
@@ -912,22 +923,23 @@ static void ack4(struct ack4 *p, uint32_t ack)
 			       sizeof(p->tcp) + sizeof(p->opt));
 }
 
-/* @c's TCP header and options are the kept ACK's (ack4(), acknowledging
- * @ack), in a whole, checksummed segment of the flow. */
+/* @c's TCP header and options are a duplicate of what the flow's socket
+ * holds (ledger_seq()) with the timestamp echo of the kept ACK (ack4(),
+ * acknowledging @ack), in a whole, checksummed segment of the flow. */
 static void assert_is_the_ack(struct tcphdr th, const uint8_t *opt, uint32_t ack)
 {
 	const struct tcphdr *t = &th;
-	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ACK_TSECR) };
+	uint32_t ts[2] = { htonl(ACK_TSVAL), htonl(ack_tsecr(ack)) };
 
 	cr_assert_eq(ntohs(t->source), P_RCV, "from the flow's remote port");
 	cr_assert_eq(ntohs(t->dest), P_SND, "to its local one");
-	cr_assert_eq(ntohl(t->seq), ACK_SEQ);
-	cr_assert_eq(ntohl(t->ack_seq), ack, "acknowledging what the kept ACK did");
-	cr_assert_eq(ntohs(t->window), ACK_WIN);
+	cr_assert_eq(ntohl(t->seq), ACK_SEQ, "the socket's rcv_nxt");
+	cr_assert_eq(ntohl(t->ack_seq), ACK_ACK - 1000, "the socket's snd_una");
+	cr_assert_eq(ntohs(t->window), ACK_WIN, "the window the socket holds");
 	cr_assert_eq(t->doff, 8);
 	cr_assert(t->ack && !t->syn && !t->fin && !t->rst && !t->psh && !t->urg);
 	cr_assert_arr_eq(opt, "\x01\x01\x08\x0a", 4, "NOP NOP timestamps");
-	cr_assert_arr_eq(opt + 4, ts, 8, "echoing the kept ACK's timestamps");
+	cr_assert_arr_eq(opt + 4, ts, 8, "the socket's timestamp, the kept ACK's echo");
 }
 
 Test(flashpass_ack, a_credit_becomes_the_flows_last_pure_ack)
@@ -1067,7 +1079,7 @@ Test(flashpass_ack, an_ack_tcp_would_not_take_is_not_kept)
 	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
 	c.w.seq = htonl(8);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
-	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK + 1000);
+	assert_is_the_ack(out.tcp, out.opt, ACK_ACK + 1000);
 }
 
 /* The sender's FIN takes a sequence number: the ACK of it is one TCP
@@ -1114,7 +1126,54 @@ Test(flashpass_ack, a_flow_that_sent_nothing_yet_takes_no_forged_ack)
 	cr_assert_eq(stat_of(FP_STAT_ACK_IMPLAUSIBLE), 1, "2^30 ahead of snd_nxt: refused");
 	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
-	assert_is_the_ack(out.tcp, out.opt, ACK_ACK);
+	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK, "the socket's snd_una");
+	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 8)), ack_tsecr(ACK_ACK), "the kept ACK's echo");
+}
+
+/*
+ * The peer sent data since its last pure ACK (request/response, or both
+ * ways at once): TCP moved rcv_nxt, ts_recent, snd_una and the window
+ * past the kept ACK, and takes only an ACK at or after them.  The credit
+ * becomes the socket's state: seq the last ACK this host sent (the
+ * egress saw it: TCP's rcv_wup) or the CC's rcv_nxt, whichever is later.
+ */
+Test(flashpass_ack, a_peer_that_sent_data_gets_the_sockets_sequence_and_timestamp)
+{
+	struct fp_ledger *l = ledger_new(FP_PHASE_CREDIT);
+	struct data4 d, dout;
+	struct ack4 a, out;
+	struct emu4 c;
+	struct fp_key k;
+
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK, "kept");
+	/* the CC at the peer's data segment: 3000 more of ours acknowledged,
+	 * a window of 0x300, a later timestamp; rcv_nxt before its data */
+	*l = *ledger();
+	l->snd_una = ACK_ACK - 1000 + 3000;
+	l->rcv_nxt = ACK_SEQ + 1448;
+	l->wnd_raw = 0x300;
+	l->tsval_in = ACK_TSVAL + 7;
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+	/* then this host's ACK of that data leaves: a pure ACK, no data */
+	data4(&d, 0);
+	d.tcp.seq = htonl(ACK_ACK + 1000);
+	d.tcp.ack_seq = htonl(ACK_SEQ + 2896);
+	cr_assert_eq(run(fd_out, &d, sizeof(d) - sizeof(d.payload), &dout, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ledger()->rcv_out, ACK_SEQ + 2896, "the egress noted the ACK it sent");
+	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED) + stat_of(FP_STAT_DATA_UNSCHED), 0, "no data");
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ntohl(out.tcp.seq), ACK_SEQ + 2896, "not before rcv_wup");
+	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK + 2000, "snd_una: not an old ACK");
+	cr_assert_eq(ntohs(out.tcp.window), 0x300, "the window TCP holds");
+	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 4)), ACK_TSVAL + 7, "not before ts_recent");
+	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 8)), ack_tsecr(ACK_ACK), "the kept ACK's echo");
+	/* an older ACK sent later (reordered on the way out) pulls nothing back */
+	d.tcp.ack_seq = htonl(ACK_SEQ + 1448);
+	cr_assert_eq(run(fd_out, &d, sizeof(d) - sizeof(d.payload), &dout, 0).ret, TC_ACT_OK);
+	cr_assert_eq(ledger()->rcv_out, ACK_SEQ + 2896);
 }
 
 Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)

@@ -102,6 +102,21 @@ test_net() {
 	topo_init
 	trap _test_net_end EXIT
 }
+# flashpass_net N: the network of bpf_flashpass's tests: s1..sN -> r,
+# the switch with the emulation queue and a 30 KB buffer -> d, every link
+# at $RATE, 20 ms back on a return link of each sender's own (that of
+# bench/scenarios/flashpass-static-1.conf); CC=bpf_flashpass, detached on
+# exit (test_net).
+flashpass_net() {
+	local i delays="" access=""
+	CC=bpf_flashpass
+	test_net $CC
+	topo_flashpass_switch
+	for ((i = 0; i < $1; i++)); do
+		delays+=${delays:+,}r20 access+=${access:+,}$RATE
+	done
+	topo_dumbbell "$1" "$RATE" 30kb 0 "$delays" "$access"
+}
 _test_net_end() {
 	local a
 	topo_cleanup

@@ -74,24 +74,65 @@ ip netns add "$BYSTANDER"
 ip netns exec "$BYSTANDER" "$TOPO_ROOT/build/wlgen" server -p 5399 >/dev/null 2>&1 &
 bystander=$!
 # Its answer says whether every byte was the flow's pattern: a flow's own
-# pattern (its id sets the phase), zeros, and another flow's pattern.
+# pattern (its id sets the phase), zeros, and another flow's pattern; a
+# request asking for a response gets it first, in the pattern from the
+# phase of the id's complement (wlgen's response_phase()).
 ip netns exec "$BYSTANDER" ip link set lo up
 sleep 0.3
 answers=$(ip netns exec "$BYSTANDER" python3 - "$TOPO_ROOT/bench/pattern.h" <<'PY'
 import socket, struct, sys
 assert "(off * 131 + (off >> 9))" in open(sys.argv[1]).read()
 pat = lambda off: (off * 131 + (off >> 9)) & 255
-def answer(fid, data):
+def answer(fid, data, resp=0):
     s = socket.create_connection(("127.0.0.1", 5399), timeout=10)
-    s.sendall(struct.pack(">QII", len(data), fid, 1) + data)
-    return s.recv(1).decode() or "-"
+    if resp:  # the size's top bit: response size and flags follow
+        s.sendall(struct.pack(">QIIII", len(data) | 1 << 63, fid, 1, resp, 0) + data)
+    else:
+        s.sendall(struct.pack(">QII", len(data), fid, 1) + data)
+    got = b""
+    while len(got) < resp + 1:
+        b = s.recv(65536)
+        if not b:
+            return "-"
+        got += b
+    rph = ((~fid & 0xffffffff) * 4099) % (1 << 17)
+    if got[:resp] != bytes(pat(rph + i) for i in range(resp)):
+        return "r"
+    return got[resp:].decode()
 n, ph = 70000, (7 * 4099) % (1 << 17)
 print(answer(7, bytes(pat(ph + i) for i in range(n))) + answer(7, bytes(n)) +
-      answer(7, bytes(pat(i) for i in range(n))))
+      answer(7, bytes(pat(i) for i in range(n))) +
+      answer(7, bytes(pat(ph + i) for i in range(n)), 100000))
 PY
 )
-check "wlgen's server: 'k' for the flow's pattern, 'x' for zeros and another flow's ($answers)" \
-	[ "$answers" = kxx ]
+check "wlgen's server: 'k' for the flow's pattern, 'x' for zeros and another flow's, its response's pattern ($answers)" \
+	[ "$answers" = kxxk ]
+# And the client checks a response: a server that answers zeros and 'k'
+# makes the flow corrupt and the client exit 3.
+ip netns exec "$BYSTANDER" python3 - >"$TMP/fake.out" 2>&1 <<'PY' &
+import socket, struct
+l = socket.create_server(("127.0.0.1", 5398))
+l.settimeout(10)
+c, _ = l.accept()
+hdr = b""
+while len(hdr) < 24:
+    hdr += c.recv(24 - len(hdr))
+size, _, _, resp, _ = struct.unpack(">QIIII", hdr)
+size &= (1 << 63) - 1
+while size > 0:
+    size -= len(c.recv(min(size, 65536)))
+c.sendall(bytes(resp) + b"k")
+c.recv(1)
+PY
+fake=$!
+sleep 0.5
+ip netns exec "$BYSTANDER" "$TOPO_ROOT/build/wlgen" client -c 127.0.0.1 -p 5398 --size 3000 \
+	--response 2000 --load 0.1 --rate 100mbit --flows 1 >"$TMP/fake.jsonl" 2>&1
+rc=$?
+wait $fake
+check "wlgen's client: a response not the pattern makes the flow corrupt, exit 3 ($rc)" \
+	jq -se --argjson rc $rc '$rc == 3 and (map(select(.type == "flow")) | length == 1 and
+		(.[0] | .corrupt and (.ok | not)))' "$TMP/fake.jsonl"
 "$RUN" tiny-fct --out "$TMP/fct" --no-plots | sed 's/^/    /'
 check "bench/run tiny-fct exits 0" [ "${PIPESTATUS[0]}" -eq 0 ]
 check "another run's wlgen server is still running" kill -0 $bystander

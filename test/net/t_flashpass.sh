@@ -16,11 +16,8 @@ source "$TOPO_ROOT/bench/lib/sample.sh" # trace_unsupported
 RATE=100mbit SECS=4
 PACED_SECS=5
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit PACED_SECS=12
-CC=bpf_flashpass
 
-test_net $CC
-topo_flashpass_switch
-topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+flashpass_net 2
 S=$(topo_ns s1)
 read -r SDEV _ <<<"$(topo_ports s1 | tr '\n' ' ')"
 

@@ -12,12 +12,9 @@ source "$(dirname "$0")/lib.sh"
 # Under TCG emulation (test/vm/run) the guest carries a tenth of the rate.
 RATE=100mbit SECS=4
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
-CC=bpf_flashpass
 
 topo_ipv6
-test_net $CC
-topo_flashpass_switch
-topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+flashpass_net 2
 
 fpstat() { ccstat $CC "$1"; }
 

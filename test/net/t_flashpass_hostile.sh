@@ -24,12 +24,9 @@ source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit SECS=6
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit SECS=12
-CC=bpf_flashpass
 PORT=5351
 
-test_net $CC
-topo_flashpass_switch
-topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+flashpass_net 2
 topo_node evil
 EVIL=$(topo_ns evil)
 

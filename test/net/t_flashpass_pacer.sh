@@ -30,11 +30,8 @@ source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit
 [ -z "${CCSUITE_VM:-}" ] || RATE=10mbit
-CC=bpf_flashpass
 
-test_net $CC
-topo_flashpass_switch
-topo_dumbbell 2 "$RATE" 30kb 0 r20,r20 "$RATE,$RATE"
+flashpass_net 2
 topo_node x # connected to nothing: s1's address on its loopback
 ip -n "$(topo_ns x)" addr add "$IP_S1/32" dev lo
 S1=$(topo_ns s1) S2=$(topo_ns s2)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of bpf/flashpass/ledger.h, a flow's ledger: the credit ring, its stamps and what it says of a
- * packet, the key, overdue credits:
+ * packet, the key, overdue credits, the ACK a credit becomes:
  * against the definitions of the FlashPass paper and of this project's,
  * with values worked out by hand.  Only that part is included: each part
  * of bpf/flashpass.h stands alone.
@@ -207,4 +207,64 @@ Test(fp_ring, the_mark_follows_the_tail_without_gaps)
 		cr_assert_not(fp_ring_is_stale(&r), "credit %u", i);
 		cr_assert_eq(fp_ring_take(&r, 100 + i, 1), 1);
 	}
+}
+
+/* The ACK a credit becomes, from a template of the peer's last pure ACK
+ * (seq 1000, ack 5000, window 100, tsval 70) and the socket's state. */
+struct ack_fields {
+	__u32 seq, ack, tsval;
+	__u16 win;
+};
+
+static struct ack_fields ack_now(const struct fp_ledger *l)
+{
+	struct ack_fields a = { .seq = 1000, .ack = 5000, .tsval = 70, .win = 100 };
+
+	fp_ack_now(&a.seq, &a.ack, &a.win, &a.tsval, l);
+	return a;
+}
+
+Test(fp_ack, is_what_the_socket_holds_now_not_the_peers_last_pure_ack)
+{
+	/* the peer sent 400 bytes since its last pure ACK (ours acknowledged
+	 * them), acknowledged 3000 more of ours, opened its window, and its
+	 * clock moved on */
+	struct fp_ledger l = { .rcv_nxt = 1400,
+			       .rcv_out = 1400,
+			       .rcv_out_ok = 1,
+			       .snd_una = 8000,
+			       .wnd_raw = 120,
+			       .tsval_in = 95,
+			       .ts_in_ok = 1 };
+	struct ack_fields a = ack_now(&l);
+
+	cr_assert_eq(a.seq, 1400, "the peer's data since: rcv_wup, not the template's 1000");
+	cr_assert_eq(a.ack, 8000, "a duplicate of snd_una, not an old ACK");
+	cr_assert_eq(a.win, 120, "the window TCP holds: no update");
+	cr_assert_eq(a.tsval, 95, "not before ts_recent (PAWS)");
+}
+
+Test(fp_ack, seq_is_the_later_of_the_last_ack_sent_and_rcv_nxt_seen)
+{
+	/* the CC saw rcv_nxt before the segment's data was queued; the
+	 * egress then sent the ACK of it: TCP's rcv_wup */
+	struct fp_ledger l = { .rcv_nxt = 1400, .rcv_out = 2848, .rcv_out_ok = 1 };
+
+	cr_assert_eq(ack_now(&l).seq, 2848);
+	l.rcv_out_ok = 0;
+	cr_assert_eq(ack_now(&l).seq, 1400, "no ACK sent yet: the CC's");
+	l = (struct fp_ledger){ .rcv_nxt = 0xfffffff0u, .rcv_out = 16, .rcv_out_ok = 1 };
+	cr_assert_eq(ack_now(&l).seq, 16, "across the wrap: 0xfffffff0 is before 16");
+	l = (struct fp_ledger){ .rcv_nxt = 16, .rcv_out = 0xfffffff0u, .rcv_out_ok = 1 };
+	cr_assert_eq(ack_now(&l).seq, 16, "an older ACK sent does not pull it back");
+}
+
+Test(fp_ack, the_templates_timestamp_only_until_tcp_took_one)
+{
+	struct fp_ledger l = { 0 };
+
+	cr_assert_eq(ack_now(&l).tsval, 70, "no timestamp recorded: the template's");
+	l.tsval_in = 60;
+	l.ts_in_ok = 1;
+	cr_assert_eq(ack_now(&l).tsval, 60, "TCP's, even behind a template from the wire");
 }
