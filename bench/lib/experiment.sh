@@ -26,6 +26,13 @@
 #                                    $OUT/TABLE.md from JQ.md.jq, or
 #                                    the table's .md where there is none
 #   exp_tct_cdf ALGO...              per scenario, a TCT CDF of the ALGOs
+#   exp_cdf DAT FILTER FILE...       the CDF of the numbers jq FILTER
+#                                    takes from FILEs' JSON lines, as
+#                                    "value fraction" lines in DAT;
+#                                    false when there are none
+#   exp_cdf_plot PNG TITLE XLABEL YLABEL PLOT
+#                                    gnuplot's PLOT of exp_cdf DATs, a
+#                                    log x axis
 #   exp_publish DEST FILE[=NAME]...  with --publish, copy to
 #                                    bench/published/DEST (as NAME), each
 #                                    .json first given its provenance
@@ -171,18 +178,27 @@ exp_tct_cdf() {
 		[ -f "$d/result.json" ] || continue
 		plot=""
 		for a in "$@"; do
-			cat "$d"/runs/*-"$a"/wlgen-*.jsonl 2>/dev/null |
-				jq -r 'select(.type == "task") | .tct_us / 1000' | sort -g |
-				awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
-					>"$d/tct-$a.dat"
-			[ -s "$d/tct-$a.dat" ] &&
+			exp_cdf "$d/tct-$a.dat" 'select(.type == "task") | .tct_us / 1000' \
+				"$d"/runs/*-"$a"/wlgen-*.jsonl &&
 				plot+="${plot:+, }'$d/tct-$a.dat' using 1:2 with lines lw 2 title '$a'"
 		done
-		[ -n "$plot" ] && gnuplot -e "set terminal pngcairo size 900,480 font ',10' noenhanced;
-			set grid; set output '$d/tct-cdf.png';
-			set title '$(basename "$d"): task completion time CDF'; set logscale x;
-			set xlabel 'TCT (ms)'; set ylabel 'fraction of tasks'; set key bottom right; plot $plot"
+		[ -n "$plot" ] && exp_cdf_plot "$d/tct-cdf.png" "$(basename "$d"): task completion time CDF" \
+			'TCT (ms)' 'fraction of tasks' "$plot"
 	done
+}
+
+exp_cdf() {
+	local dat=$1 filter=$2
+	shift 2
+	cat "$@" 2>/dev/null | jq -r "$filter" | sort -g |
+		awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' >"$dat"
+	[ -s "$dat" ]
+}
+
+exp_cdf_plot() {
+	gnuplot -e "set terminal pngcairo size 900,480 font ',10' noenhanced;
+		set grid; set output '$1'; set logscale x;
+		set title '$2'; set xlabel '$3'; set ylabel '$4'; set key bottom right; plot $5"
 }
 
 exp_publish() {

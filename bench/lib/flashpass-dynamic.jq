@@ -1,5 +1,7 @@
-# bench/flashpass-paper dynamic's table (dynamic.json): per load, path and
-# CC, flow completion times and what the network did, over the runs.
+# bench/flashpass-paper dynamic's and rpc's tables (dynamic.json,
+# rpc.json): per load, path and CC, flow completion times and what the
+# network did, over the runs (the runs flashpass-dynamic-PATH-LOAD or
+# flashpass-rpc-PATH-LOAD; .dynamic holds either kind).
 # Input: bench/lib/experiment.sh's {scenarios: {name: result.json}}.
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 def mean: if length == 0 then null else add / length end;
@@ -7,6 +9,8 @@ def sd: if length < 2 then null else mean as $m
 	| (map((. - $m) * (. - $m)) | add / (length - 1) | sqrt) end;
 # [values] of the runs -> {mean, sd, runs}
 def spread: map(select(. != null)) | { mean: (mean | r3), sd: (sd | r3), runs: map(r3) };
+# The value of KEY=VALUE in a scenario file's text, or null.
+def setting($key): split("\n") | map(select(startswith($key + "=")) | .[($key | length) + 1:]) | last;
 def cc($runs): {
 	runs: ($runs | length),
 	fct_ms: ($runs | map(.fct.all.mean_ms) | spread),
@@ -29,7 +33,10 @@ def cc($runs): {
 	achieved_load: ($runs | map(.workload.achieved_load) | spread),
 	cpu_busy: ($runs | map(.cpu.busy) | spread),
 	credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0 then null
-		else .credits_wasted / .credits end) | spread) };
+		else .credits_wasted / .credits end) | spread),
+	# flows of the CC that ran out of credits and on as Reno
+	fallbacks: ($runs | map(.cc_stats.bpf_flashpass.fallbacks // null) | if all(. == null) then null
+		else map(. // 0) | add end) };
 .scenarios as $S
 | {
 	kernel: ([$S[]][0].env.kernel // null), cpus: ([$S[]][0].env.cpus // null),
@@ -37,9 +44,12 @@ def cc($runs): {
 	date: ([$S[].env.date // empty] | max // (now | todate)),
 	paper: { fct_vs_cubic: [-0.32, -0.285], small_p99_vs_cubic: -0.495,
 		note: "ns-2, 10 Gbit/s WAN links 20/30/40 ms one way, 20 KB of buffer per Gbit/s, FlashPass with Aeolus's line-rate start" },
-	dynamic: ([$S | to_entries[] | select(.key | startswith("flashpass-dynamic-")) | .value as $r
+	dynamic: ([$S | to_entries[] | select(.key | test("^flashpass-(dynamic|rpc)-")) | .value as $r
 		| (.key | split("-")) as $k | {
-		scenario: .key, path: $k[2], load: $r.env.load,
+		scenario: .key, kind: $k[1], path: $k[2], load: $r.env.load,
+		# request/response: the answer's bytes and the requests a flow
+		response: ($r.env.scenario_file | setting("response")),
+		rounds: ($r.env.scenario_file | setting("rounds") | if . then tonumber else null end),
 		rate_bps: $r.env.rate_bps, buffer_bytes: $r.env.buffer_bytes,
 		buffer_bdp: ($r.env.buffer_bytes / ($r.env.rate_bps / 8 * $r.env.base_rtt_ms / 1000) | r3),
 		base_rtt_ms: $r.env.base_rtt_ms, scale: $r.env.scale,
