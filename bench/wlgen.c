@@ -313,9 +313,14 @@ static void sconn_event(int ep, struct sconn *c)
 			sconn_next(c);
 			continue;
 		}
-		/* room wanted while a response is owed and allowed */
-		ev.events = EPOLLIN;
-		if (c->hdr_got == c->hdr_len && (c->flags & HDR_DUPLEX || sconn_complete(c)))
+		/* input while the request is not all in (a complete one
+		 * leaves anything more to wait: it would wake this again and
+		 * again); room while response bytes are owed and allowed, or
+		 * the request's answer */
+		ev.events = sconn_complete(c) ? 0 : EPOLLIN;
+		if (c->hdr_got == c->hdr_len &&
+		    ((c->resp_sent < c->resp && (c->flags & HDR_DUPLEX || sconn_complete(c))) ||
+		     sconn_complete(c)))
 			ev.events |= EPOLLOUT;
 		if (ev.events != c->events) {
 			c->events = ev.events;

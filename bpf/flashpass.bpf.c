@@ -118,21 +118,36 @@ static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 	return l;
 }
 
-/* The socket's own sequence state, for the ingress to judge an ACK by
+/*
+ * The socket's own sequence state, for the ingress to judge an ACK by
  * (fp_ack_plausible()), and what the ACK a credit becomes must carry for
- * TCP to take it (fp_ack_now()). */
-static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledger *l)
+ * TCP to take it (fp_ack_now()): ts_recent, which only a segment TCP
+ * took sets (rcv_tsval is any parsed segment's, dropped ones too); the
+ * window only after init (@acked), where snd_wnd is the handshake's,
+ * unscaled.  Between two increments of sock_ver (full barriers), which
+ * the TC programs read around their copy (fp_sock_copy()); one writer,
+ * under the socket lock.
+ */
+static __always_inline void fp_ledger_seq(const struct sock *sk, struct fp_ledger *l, bool acked)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct tcp_options_received *rx_opt = &tp->rx_opt;
+	__u64 cookie;
 
+	__sync_fetch_and_add(&l->sock_ver, 1);
 	l->snd_una = tp->snd_una;
 	l->snd_nxt = tp->snd_nxt;
 	l->rcv_nxt = tp->rcv_nxt;
-	l->wnd_raw = tp->snd_wnd >> BPF_CORE_READ_BITFIELD(rx_opt, snd_wscale);
+	l->wnd_raw = acked ? tp->snd_wnd >> BPF_CORE_READ_BITFIELD(rx_opt, snd_wscale) : 0;
 	if (BPF_CORE_READ_BITFIELD(rx_opt, tstamp_ok)) {
-		l->tsval_in = rx_opt->rcv_tsval;
-		l->ts_in_ok = 1;
+		l->ts_recent = rx_opt->ts_recent;
+		l->ts_ok = 1;
+	}
+	__sync_fetch_and_add(&l->sock_ver, 1);
+	if (!l->sk_cookie) {
+		cookie = (__u64)sk->__sk_common.skc_cookie.counter;
+		if (cookie)
+			l->sk_cookie = cookie;
 	}
 }
 
@@ -215,7 +230,7 @@ void BPF_PROG(fp_init, struct sock *sk)
 	l->netns = netns;
 	ca->secret = bpf_get_prandom_u32();
 	l->secret = ca->secret;
-	fp_ledger_seq(sk, l);
+	fp_ledger_seq(sk, l, false);
 	l->seq_out = tcp_sk(sk)->snd_nxt; /* the egress's from here on */
 	l->start_ns = now;
 	l->phase = FP_PHASE_PRECREDIT;
@@ -331,7 +346,7 @@ static __always_inline void fp_ledger_inputs(const struct sock *sk, struct fp_le
 	l->min_rtt_ns = (__u64)tcp_min_rtt(tp) * 1000;
 	l->t_wait_ns = fp_t_wait((__u64)t_wait_us * 1000, l->min_rtt_ns);
 	l->srtt_ns = (__u64)(tp->srtt_us >> 3) * 1000;
-	fp_ledger_seq(sk, l);
+	fp_ledger_seq(sk, l, true);
 	/* (rx_opt apart: the macro's offset would count from tp once more) */
 	l->sack_ok = BPF_CORE_READ_BITFIELD(rx_opt, sack_ok) != 0;
 }
@@ -627,7 +642,7 @@ void BPF_PROG(fp_in_ack_event, struct sock *sk, __u32 flags)
 	if (release)
 		fp_credit_control(sk, ca, l, 0, bpf_ktime_get_ns());
 	else
-		fp_ledger_seq(sk, l);
+		fp_ledger_seq(sk, l, true);
 }
 
 /* Under credits a loss cuts nothing (the lost data goes again under

@@ -87,6 +87,11 @@ const struct cli switch_cli = {
 			  "the emulation packets it passes join class MAJ:MIN (hex, as tc writes "
 			  "it) of <dev>'s qdisc, e.g. an htb class at the emulation rate: a real "
 			  "queue that spaces them, as a switch's (default: none; needs --emulation)" },
+			{ "emu-keep", 'Y', "PCT", SUB(SW_ATTACH),
+			  "the emulation yields to class 0's data (senders without emulation, and "
+			  "ACKs) the share of the link it takes, down to PCT % of its rate (1..99; "
+			  "default: it never yields, as in the paper).  FlashPass's scheduled data "
+			  "then needs a class of its own (--dscp-class for its dscp_sched)" },
 			{ "netns", 'n', ARG_NETNS, SUB_ALL,
 			  "the device is in network namespace NAME" },
 			{ "json", 'j', NULL, SUB(SW_STATS), "stats as JSON" },
@@ -176,12 +181,16 @@ static int switch_attach(const char *dev, const char *netns, struct sw_config *c
 	       dev, U(c->rate_bps), c->buffer, c->ecn_k, queue_name(c->queue), opts.prog_id);
 	if (c->emu_port)
 		printf("emulation queue for UDP port %u: %" PRIu64
-		       "bit, %u packets, Not-ECT dropped above %u%s",
+		       "bit, %u packets, Not-ECT dropped above %u",
 		       c->emu_port, U(c->emu_rate_bps), c->emu_buffer / SW_EMU_FRAME,
-		       c->emu_over / SW_EMU_FRAME, c->emu_class ? "" : "\n");
+		       c->emu_over / SW_EMU_FRAME);
+	if (c->emu_port && c->emu_keep_pct)
+		printf("; yields to class 0 down to %u %%", c->emu_keep_pct);
 	if (c->emu_port && c->emu_class)
-		printf("; those passed join class %x:%x\n", c->emu_class >> 16,
+		printf("; those passed join class %x:%x", c->emu_class >> 16,
 		       c->emu_class & 0xffff);
+	if (c->emu_port)
+		printf("\n");
 out:
 	switch_bpf__destroy(skel);
 	return err ? 1 : 0;
@@ -304,12 +313,14 @@ static void print_emu_stats(const struct sw_config *c, const struct sw_state *e,
 		snprintf(cls, sizeof(cls), "\"%x:%x\"", c->emu_class >> 16, c->emu_class & 0xffff);
 	if (json) {
 		printf(",\"emulation\":{\"port\":%u,\"class\":%s,\"rate_bps\":%" PRIu64
-		       ",\"buffer\":%u,\"over\":%u,\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64
+		       ",\"buffer\":%u,\"over\":%u,\"keep_pct\":%u,\"other_bps\":%" PRIu64
+		       ",\"backlog\":%" PRIu64 ",\"max_backlog\":%" PRIu64
 		       ",\"normal\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64
 		       "},\"over_provisioned\":{\"pkts\":%" PRIu64 ",\"dropped\":%" PRIu64 "}}",
 		       c->emu_port, cls, U(c->emu_rate_bps), c->emu_buffer, c->emu_over,
-		       U(e->backlog), U(e->max_backlog), U(e->cls[1].pkts), U(e->cls[1].dropped),
-		       U(e->cls[0].pkts), U(e->cls[0].dropped));
+		       c->emu_keep_pct, U(e->other_bps), U(e->backlog), U(e->max_backlog),
+		       U(e->cls[1].pkts), U(e->cls[1].dropped), U(e->cls[0].pkts),
+		       U(e->cls[0].dropped));
 		return;
 	}
 	printf("emulation queue (UDP port %u): %" PRIu64
@@ -570,6 +581,13 @@ static int switch_opt(void *st, int ch, char *arg)
 		c->emu_port = (uint32_t)v;
 		break;
 	case 'E': return parse_classid(arg, &c->emu_class);
+	case 'Y':
+		if (parse_u64(arg, &v) || v < 1 || v > 99) {
+			pr_warn("--emu-keep: '%s' is not a percentage in [1, 99]\n", arg);
+			return 2;
+		}
+		c->emu_keep_pct = (uint32_t)v;
+		break;
 	case 'n': a->netns = arg; break;
 	case 'j': a->json = 1; break;
 	case 'R': a->reset = 1; break;
@@ -602,6 +620,10 @@ static int finish_config(struct sw_config *c)
 	}
 	if (c->emu_class && !c->emu_port) {
 		pr_warn("--emu-class: there is no emulation queue (--emulation)\n");
+		return 2;
+	}
+	if (c->emu_keep_pct && !c->emu_port) {
+		pr_warn("--emu-keep: there is no emulation queue (--emulation)\n");
 		return 2;
 	}
 	if (c->emu_port) {

@@ -563,27 +563,48 @@ static __always_inline int fp_credit_to_ack(struct __sk_buff *skb, const struct 
 	}
 }
 
-/* The credit's ACK for @l's flow, once it has had a pure ACK kept: its
- * socket's state now (fp_ack_now()), the kept ACK's timestamp echo; 0.
- * Only for a flow with SACK: without it, Linux counts each duplicate ACK
- * towards a fast retransmit (three of them resend a segment not lost). */
+/* @l's socket state as one ACK of the CC left it, and what the egress
+ * saw the socket send: 0, or -1 when the CC is writing it or wrote it
+ * while this read (fp_ledger_seq()'s sock_ver). */
+static __always_inline int fp_sock_copy(const struct fp_ledger *l, struct fp_sock_now *s)
+{
+	__u32 v = *(volatile const __u32 *)&l->sock_ver;
+
+	if (v & 1)
+		return -1;
+	s->snd_una = *(volatile const __u32 *)&l->snd_una;
+	s->rcv_nxt = *(volatile const __u32 *)&l->rcv_nxt;
+	s->wnd_raw = *(volatile const __u32 *)&l->wnd_raw;
+	s->ts_recent = *(volatile const __u32 *)&l->ts_recent;
+	s->ts_ok = *(volatile const __u32 *)&l->ts_ok;
+	s->rcv_out = *(volatile const __u32 *)&l->rcv_out;
+	s->tsecr_out = *(volatile const __u32 *)&l->tsecr_out;
+	s->out_ok = *(volatile const __u32 *)&l->out_ok;
+	return *(volatile const __u32 *)&l->sock_ver == v ? 0 : -1;
+}
+
+/* The credit's ACK for @l's flow, once it has had a pure ACK kept and the
+ * CC an ACK after init: what its socket holds now (fp_ack_now()), the
+ * kept ACK's timestamp echo; 0.  None for a flow in fallback (the CC
+ * records nothing there), and only for a flow with SACK: without it,
+ * Linux counts each duplicate ACK towards a fast retransmit (three of
+ * them resend a segment not lost). */
 static __always_inline int fp_credit_ack(struct __sk_buff *skb, const struct ccs_pkt *p,
 					 const struct fp_key *k, struct fp_ledger *l)
 {
 	__u32 v = *(volatile __u32 *)&l->ack.ver, seq, ack, tsval;
+	struct fp_sock_now sn;
 	struct fp_ack_tpl a;
 	__u16 window;
 
-	if (!l->sack_ok || !v || (v & 1))
+	if (!l->sack_ok || l->phase == FP_PHASE_FALLBACK || !v || (v & 1))
 		return -1;
 	__builtin_memcpy(&a, &l->ack, sizeof(a));
-	if (*(volatile __u32 *)&l->ack.ver != v)
+	if (*(volatile __u32 *)&l->ack.ver != v || fp_sock_copy(l, &sn))
 		return -1;
-	seq = bpf_ntohl(a.seq);
-	ack = bpf_ntohl(a.ack);
-	window = bpf_ntohs(a.window);
 	tsval = bpf_ntohl(a.tsval);
-	fp_ack_now(&seq, &ack, &window, &tsval, l);
+	if (fp_ack_now(&seq, &ack, &window, &tsval, &sn))
+		return -1;
 	a.seq = bpf_htonl(seq);
 	a.ack = bpf_htonl(ack);
 	a.window = bpf_htons(window);
@@ -1038,10 +1059,46 @@ idle:
 	return TC_ACT_SHOT;
 }
 
+/*
+ * A segment of @l's flow leaving: if its socket's own (its cookie; a raw
+ * socket, or another namespace's flow of the same addresses, has
+ * another), what it acknowledges is TCP's rcv_wup from now on, the lowest
+ * sequence number an ACK from the peer may carry, and its timestamp echo
+ * TCP's ts_recent, the lowest timestamp (fp_ack_now()).  The first
+ * segments make the socket a cookie, which the CC records at its next
+ * ACK (fp_ledger_seq()); until then nothing is noted.  One writer: a
+ * socket's segments leave one at a time.
+ */
+static __always_inline void fp_note_out(struct __sk_buff *skb, const struct ccs_pkt *p,
+					struct fp_ledger *l)
+{
+	__u64 cookie = bpf_get_socket_cookie(skb);
+	__u32 ack = bpf_ntohl(p->th.ack_seq), ecr;
+	__u8 o[12];
+
+	if (!cookie || cookie != l->sk_cookie)
+		return;
+	if (!(l->out_ok & FP_OUT_ACK) || fp_before(l->rcv_out, ack)) {
+		l->rcv_out = ack;
+		__sync_fetch_and_or(&l->out_ok, FP_OUT_ACK);
+	}
+	/* Linux writes the timestamps first: NOP NOP TS */
+	if (p->th.doff < 8 || bpf_skb_load_bytes(skb, p->l4_off + sizeof(struct tcphdr), o, 12) ||
+	    o[0] != TCPOPT_NOP || o[1] != TCPOPT_NOP || o[2] != TCPOPT_TIMESTAMP ||
+	    o[3] != TCPOLEN_TIMESTAMP)
+		return;
+	__builtin_memcpy(&ecr, o + 8, 4);
+	ecr = bpf_ntohl(ecr);
+	if (!(l->out_ok & FP_OUT_TS) || fp_before(l->tsecr_out, ecr)) {
+		l->tsecr_out = ecr;
+		__sync_fetch_and_or(&l->out_ok, FP_OUT_TS);
+	}
+}
+
 SEC("tc")
 int fp_sender_out(struct __sk_buff *skb)
 {
-	__u32 segs, hdr, end, ack;
+	__u32 segs, hdr, end;
 	struct fp_ledger *l;
 	struct ccs_cursor c;
 	struct ccs_pkt p;
@@ -1065,15 +1122,8 @@ int fp_sender_out(struct __sk_buff *skb)
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l)
 		return TC_ACT_OK;
-	/* what it acknowledges is TCP's rcv_wup from now on, the lowest
-	 * sequence number an ACK from the peer may carry (fp_ack_now()) */
-	if (p.th.ack) {
-		ack = bpf_ntohl(p.th.ack_seq);
-		if (!l->rcv_out_ok || fp_before(l->rcv_out, ack)) {
-			l->rcv_out = ack;
-			l->rcv_out_ok = 1;
-		}
-	}
+	if (p.th.ack)
+		fp_note_out(skb, &p, l);
 	if (l->phase == FP_PHASE_FALLBACK || (p.l3_len <= hdr && !p.th.fin))
 		return TC_ACT_OK; /* no payload: an ACK */
 	segs = skb->gso_segs ? skb->gso_segs : 1;

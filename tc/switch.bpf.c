@@ -94,16 +94,21 @@ static __always_inline bool sw_is_emulation(struct __sk_buff *skb, const struct 
  */
 static __always_inline int sw_emulation(struct __sk_buff *skb, __u64 now, __u64 gen, int ect)
 {
-	__u32 key = SW_STATE_EMU;
+	__u32 key = SW_STATE_EMU, dkey = SW_STATE_DATA;
 	struct sw_state *s = bpf_map_lookup_elem(&sw_state, &key);
+	struct sw_state *d = bpf_map_lookup_elem(&sw_state, &dkey);
+	__u64 other;
 	enum sw_verdict v;
 
-	if (!s)
+	if (!s || !d)
 		return TC_ACT_OK;
+	/* the data queue's count, without its lock: a count a packet
+	 * behind is as good (sw_emu_rate() averages over milliseconds) */
+	other = *(volatile __u64 *)&d->other_bytes;
 	bpf_spin_lock(&s->lock);
 	if (s->reset_gen != gen)
 		sw_reset_counters(s, gen);
-	v = sw_emu_packet(s, &cfg, now, ect);
+	v = sw_emu_packet(s, &cfg, now, ect, other);
 	bpf_spin_unlock(&s->lock);
 	if (v == SW_DROP)
 		return TC_ACT_SHOT;

@@ -62,6 +62,9 @@ struct sw_config {
 	/* the class of the port's qdisc that the passed ones join (written to
 	 * skb->priority, which htb and prio read as a class id), or 0: none */
 	__u32 emu_class;
+	/* 1..99: the emulation yields to class 0's data, down to this % of
+	 * its rate (sw_emu_rate()); 0: it never yields, as in the paper */
+	__u32 emu_keep_pct;
 };
 
 /* An emulation packet in the emulation queue: a minimum Ethernet frame on
@@ -98,6 +101,13 @@ struct sw_state {
 	__u64 no_real;	 /* --queue qdisc packets judged on the virtual queue: the
 				 * port's root qdisc is not tbf */
 	__u64 reset_gen; /* the sw_ctl.reset_gen the counters start from */
+	/* SW_STATE_DATA: class 0's bytes passed, never reset */
+	__u64 other_bytes;
+	/* SW_STATE_EMU, with emu_keep_pct: class 0's rate (bits/s, a moving
+	 * average) and where its current window started (sw_emu_rate()) */
+	__u64 other_bps;
+	__u64 win_ns;
+	__u64 win_bytes;
 	struct sw_class_stats cls[SW_CLASSES];
 };
 
@@ -275,6 +285,8 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 		cs->not_ect_over_k += segs;
 	cs->pkts += segs;
 	cs->bytes += len;
+	if (!cls)
+		s->other_bytes += len;
 	s->backlog += len;
 	if (s->backlog > s->max_backlog)
 		s->max_backlog = s->backlog;
@@ -283,20 +295,69 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 	return v;
 }
 
+/* sw_emu_rate()'s measuring window of class 0's rate: a few of FlashPass's
+ * shortest round trips here, short against its rate control's interval */
+#define SW_YIELD_WINDOW_NS     5000000ULL
+/* ... and its longest: beyond, the bytes are averaged per second */
+#define SW_YIELD_WINDOW_MAX_NS 1000000000ULL
+
+/*
+ * The emulation queue's drain rate at @now.  The emulation stands for the
+ * link, so credits pay for all of it: data that sends no emulation
+ * (class 0: everything but FlashPass's, whose scheduled data then needs a
+ * class of its own) gets only what the credited senders leave, and a
+ * shared bottleneck goes to FlashPass (ExpressPass meets the same with
+ * TCP).  With emu_keep_pct, the emulation gives up the share of the link
+ * class 0 took over the last windows (@other_bytes: class 0's bytes so
+ * far), down to emu_keep_pct of its rate: two kinds of sender each get
+ * at least what the other leaves, and FlashPass at least emu_keep_pct.
+ * A moving average over windows of SW_YIELD_WINDOW_NS, gain 1/4.
+ */
+static inline __u64 sw_emu_rate(struct sw_state *e, const volatile struct sw_config *c,
+				__u64 other_bytes, __u64 now)
+{
+	__u64 dt, bytes, r, keep;
+
+	if (!c->emu_keep_pct || c->emu_keep_pct >= 100)
+		return c->emu_rate_bps;
+	if (!e->win_ns || now < e->win_ns) {
+		e->win_ns = now;
+		e->win_bytes = other_bytes;
+	}
+	dt = now - e->win_ns;
+	if (dt >= SW_YIELD_WINDOW_NS) {
+		bytes = other_bytes - e->win_bytes;
+		if (dt > SW_YIELD_WINDOW_MAX_NS)
+			r = bytes / (dt / NSEC_PER_SEC) * 8;
+		else /* < 2^64: bytes <= a second at SW_RATE_MAX, and a burst */
+			r = bytes * 8 * 1000000 / (dt / 1000);
+		e->other_bps = (3 * e->other_bps + r) / 4;
+		e->win_ns = now;
+		e->win_bytes = other_bytes;
+	}
+	keep = c->emu_rate_bps * c->emu_keep_pct / 100;
+	if (e->other_bps >= c->rate_bps)
+		return keep;
+	/* emu_rate_bps (< 2^30) times a rate below rate_bps (<= 2^34) */
+	r = c->emu_rate_bps - c->emu_rate_bps * e->other_bps / c->rate_bps;
+	return r > keep ? r : keep;
+}
+
 /*
  * FlashPass's emulation queue (docs/flashpass.md): a virtual
  * queue drained at emu_rate_bps, holding emu_buffer bytes of emulation
  * packets; above emu_over, Not-ECT (over-provisioned) ones are dropped
  * and only ECT (normal) ones admitted.  Class 0 counts the Not-ECT ones,
- * class 1 the ECT ones.  Never marks.  The caller holds the lock.
+ * class 1 the ECT ones.  Never marks.  @other_bytes: the data queue's
+ * (sw_emu_rate()).  The caller holds the lock.
  */
 static inline enum sw_verdict sw_emu_packet(struct sw_state *s, const volatile struct sw_config *c,
-					    __u64 now, int ect)
+					    __u64 now, int ect, __u64 other_bytes)
 {
 	struct sw_class_stats *cs = &s->cls[ect ? 1 : 0];
 	__u32 limit = ect ? c->emu_buffer : c->emu_over;
 
-	sw_advance(s, now, c->emu_rate_bps);
+	sw_advance(s, now, sw_emu_rate(s, c, other_bytes, now));
 	if (s->backlog + SW_EMU_FRAME > limit) {
 		cs->dropped++;
 		cs->dropped_bytes += SW_EMU_FRAME;

@@ -164,16 +164,24 @@ struct fp_ledger {
 	__u32 sack_ok; /* the flow negotiated SACK: credit_ack may run */
 	__u32 pad;
 	__u64 netns; /* the network namespace of the socket that owns it (its cookie) */
-	/* at each ACK: what the socket sent and had acknowledged
-	 * (fp_ack_plausible()), the peer's next sequence number, window
-	 * (as its header carries it: snd_wnd >> snd_wscale) and newest
-	 * timestamp TCP took (valid with ts_in_ok) */
+	/* at init and each ACK (fp_ledger_seq()), between two increments of
+	 * sock_ver (odd while it writes, so that a reader takes no mix of
+	 * two ACKs' values): what the socket sent and had acknowledged
+	 * (fp_ack_plausible()), the peer's next sequence number, its window
+	 * as its header carries it (snd_wnd >> snd_wscale; 0 at init, where
+	 * snd_wnd is the handshake's, unscaled), the peer's timestamp TCP
+	 * holds (ts_recent; valid with ts_ok) */
 	__u32 snd_una;
 	__u32 snd_nxt;
 	__u32 rcv_nxt;
 	__u32 wnd_raw;
-	__u32 tsval_in;
-	__u32 ts_in_ok;
+	__u32 ts_recent;
+	__u32 ts_ok;
+	__u32 sock_ver;
+	__u32 pad5;
+	/* the socket's cookie, once it has one (the egress makes it): what
+	 * the egress knows the flow's own segments by */
+	__u64 sk_cookie;
 	__u64 demand_segs; /* write_seq - snd_nxt, in segments */
 	__u64 min_rtt_ns;
 	__u64 t_wait_ns;
@@ -184,10 +192,12 @@ struct fp_ledger {
 	/* the sender's TC egress */
 	__u64 credits_used; /* segments sent under a credit */
 	__u32 seq_out;	    /* the end of the highest data sent (snd_nxt, as sent) */
-	__u32 rcv_out;	    /* the highest ACK it sent: TCP's rcv_wup (valid with
-			     * rcv_out_ok) */
-	__u32 rcv_out_ok;
-	__u32 pad3;
+	/* of the socket's own segments (sk_cookie): the highest ACK sent, TCP's
+	 * rcv_wup (with FP_OUT_ACK in out_ok), and the newest timestamp echo,
+	 * its ts_recent then (FP_OUT_TS) */
+	__u32 rcv_out;
+	__u32 tsecr_out;
+	__u32 out_ok;
 	__u64 emu_first_ns; /* when the flow's first emulation packet left */
 	/* the sender's TC ingress */
 	__u64 credits_recv;
@@ -219,6 +229,16 @@ struct fp_ledger {
 	struct fp_ring ring;
 };
 
+#define FP_OUT_ACK 1U
+#define FP_OUT_TS  2U
+
+/* A ledger's socket state as one ACK left it (fp_ledger_seq()), and what
+ * the egress saw the socket send, for fp_ack_now(). */
+struct fp_sock_now {
+	__u32 snd_una, rcv_nxt, wnd_raw, ts_recent, ts_ok;
+	__u32 rcv_out, tsecr_out, out_ok;
+};
+
 /*
  * The ACK a credit becomes (fp_ack_tpl's fields, host order): a duplicate
  * of what the flow's TCP holds now, not of the peer's last pure ACK.  A
@@ -226,22 +246,30 @@ struct fp_ledger {
  * our snd_una (by ACKs on its data) after that ACK, and TCP refuses an
  * ACK behind them: a sequence number before rcv_wup is out of window
  * (RFC 9293), a timestamp before ts_recent fails PAWS (RFC 7323), an ACK
- * before snd_una is old and runs no CC.  So the socket's values, which
- * only TCP writes (the CC records them at init and at each ACK): seq the
- * later of the last ACK this host sent (its rcv_wup) and the rcv_nxt the
- * CC saw, ack snd_una, the window TCP holds (an ACK with another would
- * update it), the newest timestamp TCP took.  The template, from the
- * wire, gives only the timestamp echo, and the timestamp until TCP has
- * taken one.
+ * before snd_una is old and runs no CC.  So values only TCP writes: seq
+ * the later of the last ACK the socket sent (rcv_wup) and the rcv_nxt
+ * the CC saw, ack snd_una, the window TCP holds (an ACK of another would
+ * update it), the timestamp the later of ts_recent as the CC saw it and
+ * as the socket last echoed it (the peer's data that acknowledges nothing
+ * new runs no CC, and moves ts_recent).  None is the wire's: a segment
+ * TCP dropped sets nothing here.  The template (the peer's last pure ACK)
+ * gives only the timestamp echo, and the timestamp when TCP holds none.
+ * -1, and no ACK, while the window is 0 or not known yet.
  */
-static inline void fp_ack_now(__u32 *seq, __u32 *ack, __u16 *window, __u32 *tsval,
-			      const struct fp_ledger *l)
+static inline int fp_ack_now(__u32 *seq, __u32 *ack, __u16 *window, __u32 *tsval,
+			     const struct fp_sock_now *s)
 {
-	*seq = l->rcv_out_ok && fp_before(l->rcv_nxt, l->rcv_out) ? l->rcv_out : l->rcv_nxt;
-	*ack = l->snd_una;
-	*window = (__u16)l->wnd_raw;
-	if (l->ts_in_ok)
-		*tsval = l->tsval_in;
+	if (!s->wnd_raw)
+		return -1;
+	*seq = s->out_ok & FP_OUT_ACK && fp_before(s->rcv_nxt, s->rcv_out) ? s->rcv_out :
+									     s->rcv_nxt;
+	*ack = s->snd_una;
+	*window = (__u16)s->wnd_raw;
+	if (s->ts_ok)
+		*tsval = s->ts_recent;
+	if (s->out_ok & FP_OUT_TS && (!s->ts_ok || fp_before(*tsval, s->tsecr_out)))
+		*tsval = s->tsecr_out;
+	return 0;
 }
 
 /* Usable credits not spent yet: what the window may let out. */

@@ -224,7 +224,8 @@ static int flows(int json)
 			       "\"emu_lost\":%llu,\"emu_pps\":%llu,\"emu_loss\":%.4f,\"w\":%.4f,"
 			       "\"emu_by\":\"%s\",\"loop_in_flight\":%u,\"loop_window\":%u,"
 			       "\"loop_rtt_us\":%llu,"
-			       "\"snd_una\":%u,\"snd_nxt\":%u,\"rcv_nxt\":%u}\n",
+			       "\"snd_una\":%u,\"snd_nxt\":%u,\"rcv_nxt\":%u,\"wnd_raw\":%u,"
+			       "\"own_acks\":%s,\"own_ts\":%s}\n",
 			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
 			       open ? "true" : "false", l->credits_recv, l->credits_used,
 			       l->idle_wasted + l->ring_wasted + l->expired, fp_ring_fill(&l->ring),
@@ -233,7 +234,9 @@ static int flows(int json)
 			       loop ? "kernel" : "pacer",
 			       loop ? fp_loop_in_flight(l->loop.seq, l->last_seq) : 0,
 			       loop ? fp_loop_window(l->loop.rc.rate, l->loop.rtt_ns) : 0,
-			       l->loop.rtt_ns / 1000, l->snd_una, l->snd_nxt, l->rcv_nxt);
+			       l->loop.rtt_ns / 1000, l->snd_una, l->snd_nxt, l->rcv_nxt,
+			       l->wnd_raw, l->out_ok & FP_OUT_ACK ? "true" : "false",
+			       l->out_ok & FP_OUT_TS ? "true" : "false");
 		} else {
 			snprintf(sa, sizeof(sa), "%s:%u", s, ntohs(k.sport));
 			snprintf(da, sizeof(da), "%s:%u", d, ntohs(k.dport));

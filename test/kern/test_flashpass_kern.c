@@ -248,8 +248,8 @@ static void ledger_seq(struct fp_ledger *l)
 	l->snd_nxt = ACK_ACK + 1000; /* across the wrap */
 	l->rcv_nxt = ACK_SEQ;
 	l->wnd_raw = ACK_WIN;
-	l->tsval_in = ACK_TSVAL;
-	l->ts_in_ok = 1;
+	l->ts_recent = ACK_TSVAL;
+	l->ts_ok = 1;
 	l->seq_out = ACK_ACK + 1000;
 }
 
@@ -1134,8 +1134,11 @@ Test(flashpass_ack, a_flow_that_sent_nothing_yet_takes_no_forged_ack)
  * The peer sent data since its last pure ACK (request/response, or both
  * ways at once): TCP moved rcv_nxt, ts_recent, snd_una and the window
  * past the kept ACK, and takes only an ACK at or after them.  The credit
- * becomes the socket's state: seq the last ACK this host sent (the
- * egress saw it: TCP's rcv_wup) or the CC's rcv_nxt, whichever is later.
+ * becomes the socket's state as the CC recorded it.  The egress notes
+ * what the socket's own segments acknowledge and echo (its rcv_wup and
+ * ts_recent since), and nothing of a segment of no socket, as here
+ * (BPF_PROG_TEST_RUN's has none: a raw socket's or another namespace's
+ * is as foreign); t_flashpass_rpc runs the socket's own.
  */
 Test(flashpass_ack, a_peer_that_sent_data_gets_the_sockets_sequence_and_timestamp)
 {
@@ -1148,32 +1151,61 @@ Test(flashpass_ack, a_peer_that_sent_data_gets_the_sockets_sequence_and_timestam
 	ack4(&a, ACK_ACK);
 	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK, "kept");
 	/* the CC at the peer's data segment: 3000 more of ours acknowledged,
-	 * a window of 0x300, a later timestamp; rcv_nxt before its data */
+	 * a window of 0x300, a later timestamp; the socket has a cookie */
 	*l = *ledger();
 	l->snd_una = ACK_ACK - 1000 + 3000;
 	l->rcv_nxt = ACK_SEQ + 1448;
 	l->wnd_raw = 0x300;
-	l->tsval_in = ACK_TSVAL + 7;
+	l->ts_recent = ACK_TSVAL + 7;
+	l->sk_cookie = 12345;
 	key_of_flow(&k);
 	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
-	/* then this host's ACK of that data leaves: a pure ACK, no data */
-	data4(&d, 0);
-	d.tcp.seq = htonl(ACK_ACK + 1000);
-	d.tcp.ack_seq = htonl(ACK_SEQ + 2896);
-	cr_assert_eq(run(fd_out, &d, sizeof(d) - sizeof(d.payload), &dout, 0).ret, TC_ACT_OK);
-	cr_assert_eq(ledger()->rcv_out, ACK_SEQ + 2896, "the egress noted the ACK it sent");
-	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED) + stat_of(FP_STAT_DATA_UNSCHED), 0, "no data");
 	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
 	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_OK);
-	cr_assert_eq(ntohl(out.tcp.seq), ACK_SEQ + 2896, "not before rcv_wup");
+	cr_assert_eq(ntohl(out.tcp.seq), ACK_SEQ + 1448, "rcv_nxt as the CC saw it");
 	cr_assert_eq(ntohl(out.tcp.ack_seq), ACK_ACK + 2000, "snd_una: not an old ACK");
 	cr_assert_eq(ntohs(out.tcp.window), 0x300, "the window TCP holds");
-	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 4)), ACK_TSVAL + 7, "not before ts_recent");
+	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 4)), ACK_TSVAL + 7, "ts_recent: PAWS passes");
 	cr_assert_eq(ntohl(*(uint32_t *)(out.opt + 8)), ack_tsecr(ACK_ACK), "the kept ACK's echo");
-	/* an older ACK sent later (reordered on the way out) pulls nothing back */
-	d.tcp.ack_seq = htonl(ACK_SEQ + 1448);
+	/* a pure ACK of the flow's addresses from no socket of its own */
+	data4(&d, 0);
+	d.tcp.seq = htonl(ACK_ACK + 1000);
+	d.tcp.ack_seq = htonl(ACK_SEQ + 100000);
 	cr_assert_eq(run(fd_out, &d, sizeof(d) - sizeof(d.payload), &dout, 0).ret, TC_ACT_OK);
-	cr_assert_eq(ledger()->rcv_out, ACK_SEQ + 2896);
+	cr_assert_eq(ledger()->out_ok, 0, "not the socket's: noted nothing");
+	cr_assert_eq(stat_of(FP_STAT_DATA_SCHED) + stat_of(FP_STAT_DATA_UNSCHED), 0, "no data");
+	/* the CC writing (sock_ver odd): no ACK of a half-written state */
+	l->sock_ver = 1;
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "the credit ends here");
+}
+
+/* No window known yet (0 at init, or a zero window): an ACK would set
+ * it; and a flow in fallback (its CC records nothing): no credit ACK. */
+Test(flashpass_ack, no_ack_without_a_window_or_in_fallback)
+{
+	struct fp_ledger *l = ledger_new(FP_PHASE_CREDIT);
+	struct ack4 a;
+	struct emu4 c;
+	struct fp_key k;
+
+	ack4(&a, ACK_ACK);
+	cr_assert_eq(run(fd_in, &a, sizeof(a), NULL, 0).ret, TC_ACT_OK, "kept");
+	*l = *ledger();
+	l->wnd_raw = 0;
+	key_of_flow(&k);
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "window 0: no ACK");
+	l->wnd_raw = ACK_WIN;
+	l->phase = FP_PHASE_FALLBACK;
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, l, BPF_ANY), 0);
+	credit4(&c, (uint32_t)(mono_ns() / 1000), SECRET);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT, "fallback: no ACK");
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_ACKS), 0);
 }
 
 Test(flashpass_ack, a_bad_credit_never_becomes_an_ack)

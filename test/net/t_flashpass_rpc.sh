@@ -19,29 +19,38 @@ RATE=100mbit
 
 flashpass_net 1
 fpstat() { ccstat $CC "$1"; }
-# The ACKs s1's TCP refused: out of its receive window (answered as a
-# duplicate of old data, DelayedACKLost, or not, rate-limited), and by
-# PAWS (an old ACK, or any segment).  All of s1's segments count: its
-# only peer sends none out of window (no loss on the way back, which has
-# no bottleneck), so these are the credits' ACKs.
+# The ACKs s1's TCP refused, as far as its counters tell: by PAWS (an
+# old ACK: PAWSOldAck; any other segment: PAWSEstab), beyond the window
+# (BeyondWindow, where the kernel has it), before it (only those whose
+# duplicate ACK in reply was rate-limited, TCPACKSkippedSeq: the first
+# in 500 ms of a socket counts nowhere).  So a lower bound; it read 0.48
+# when credits were copies of the peer's last pure ACK.  s1's only peer
+# sends nothing of this kind (no loss on the way back, which has no
+# bottleneck): these are the credits' ACKs.
 tcp_refused() {
-	topo_exec s1 nstat -az TcpExtPAWSEstab TcpExtTCPACKSkippedPAWS TcpExtTCPACKSkippedSeq \
-		TcpExtDelayedACKLost TcpExtPAWSOldAck |
-		awk '$1 ~ /^TcpExt/ { n += $2 } END { print n + 0 }'
+	topo_exec s1 nstat -az TcpExtPAWSEstab TcpExtPAWSOldAck TcpExtBeyondWindow \
+		TcpExtTCPACKSkippedSeq | awk '$1 ~ /^TcpExt/ { n += $2 } END { print n + 0 }'
 }
 # ACKs made from credits: the releases and the credits made ACKs at once
 acks_made() { echo $(($(fpstat releases) + $(fpstat credit_acks))); }
 
 PORT=5820
 # workload NAME ARGS...: wlgen flows s1 -> d at 30 % load; its lines in
-# $TMP/NAME, its exit status checked.
+# $TMP/NAME, its exit status checked; the ledgers every 0.3 s while it
+# runs in $TMP/NAME.flows.
 workload() {
-	local name=$1 rc
+	local name=$1 rc pid
 	PORT=$((PORT + 1))
 	topo_bg d "$TOPO_ROOT/build/wlgen" server -p $PORT >/dev/null 2>&1
 	sleep 0.3
 	topo_exec s1 "$TOPO_ROOT/build/wlgen" client -c "$IP_D" -p $PORT -C $CC --load 0.3 \
-		--rate "$RATE" --rtt 20 --drain 20 "${@:2}" >"$TMP/$name" 2>"$TMP/$name.err"
+		--rate "$RATE" --rtt 20 --drain 20 "${@:2}" >"$TMP/$name" 2>"$TMP/$name.err" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		"$CCLOAD" -q flashpass flows --json 2>/dev/null
+		sleep 0.3
+	done >"$TMP/$name.flows"
+	wait $pid
 	rc=$?
 	cat "$TMP/$name.err"
 	check "wlgen $name exited 0 ($rc)" [ $rc -eq 0 ]
@@ -80,6 +89,14 @@ mode() {
 	check "no flow fell back to Reno ($(($(fpstat fallbacks) - fb0)))" [ "$(fpstat fallbacks)" -eq "$fb0" ]
 	check "no flow lost its ledger" [ "$(fpstat ledger_lost)" -eq "$lost0" ]
 	check "the flows spent credits ($(($(fpstat credits_used) - used0)))" [ "$(fpstat credits_used)" -gt "$used0" ]
+	# the senders' ledgers as the flows ran: once past their first RTTs,
+	# their egress knew the socket's own segments (its cookie) and noted
+	# what they acknowledged and echoed
+	r=$(jq -s --arg ip "$IP_S1" 'map(select(.src == $ip)) |
+		"\(map(select(.own_acks and .own_ts and .wnd_raw > 0)) | length) \(length)"' -r \
+		"$TMP"/rpc.flows "$TMP"/duplex.flows)
+	check "the senders' ledgers: their socket's own ACKs and timestamps noted (${r% *} of ${r#* } samples)" \
+		[ "${r% *}" -gt 0 ]
 	check "the pacer stops cleanly" topo_flashpass_stop
 }
 

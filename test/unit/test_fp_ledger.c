@@ -214,13 +214,14 @@ Test(fp_ring, the_mark_follows_the_tail_without_gaps)
 struct ack_fields {
 	__u32 seq, ack, tsval;
 	__u16 win;
+	int ret;
 };
 
-static struct ack_fields ack_now(const struct fp_ledger *l)
+static struct ack_fields ack_now(const struct fp_sock_now *s)
 {
 	struct ack_fields a = { .seq = 1000, .ack = 5000, .tsval = 70, .win = 100 };
 
-	fp_ack_now(&a.seq, &a.ack, &a.win, &a.tsval, l);
+	a.ret = fp_ack_now(&a.seq, &a.ack, &a.win, &a.tsval, s);
 	return a;
 }
 
@@ -229,42 +230,66 @@ Test(fp_ack, is_what_the_socket_holds_now_not_the_peers_last_pure_ack)
 	/* the peer sent 400 bytes since its last pure ACK (ours acknowledged
 	 * them), acknowledged 3000 more of ours, opened its window, and its
 	 * clock moved on */
-	struct fp_ledger l = { .rcv_nxt = 1400,
-			       .rcv_out = 1400,
-			       .rcv_out_ok = 1,
-			       .snd_una = 8000,
-			       .wnd_raw = 120,
-			       .tsval_in = 95,
-			       .ts_in_ok = 1 };
-	struct ack_fields a = ack_now(&l);
+	struct fp_sock_now s = { .rcv_nxt = 1400,
+				 .rcv_out = 1400,
+				 .out_ok = FP_OUT_ACK,
+				 .snd_una = 8000,
+				 .wnd_raw = 120,
+				 .ts_recent = 95,
+				 .ts_ok = 1 };
+	struct ack_fields a = ack_now(&s);
 
+	cr_assert_eq(a.ret, 0);
 	cr_assert_eq(a.seq, 1400, "the peer's data since: rcv_wup, not the template's 1000");
 	cr_assert_eq(a.ack, 8000, "a duplicate of snd_una, not an old ACK");
 	cr_assert_eq(a.win, 120, "the window TCP holds: no update");
-	cr_assert_eq(a.tsval, 95, "not before ts_recent (PAWS)");
+	cr_assert_eq(a.tsval, 95, "ts_recent: PAWS passes");
 }
 
 Test(fp_ack, seq_is_the_later_of_the_last_ack_sent_and_rcv_nxt_seen)
 {
 	/* the CC saw rcv_nxt before the segment's data was queued; the
-	 * egress then sent the ACK of it: TCP's rcv_wup */
-	struct fp_ledger l = { .rcv_nxt = 1400, .rcv_out = 2848, .rcv_out_ok = 1 };
+	 * egress then saw the socket's ACK of it: TCP's rcv_wup */
+	struct fp_sock_now s = {
+		.rcv_nxt = 1400, .rcv_out = 2848, .out_ok = FP_OUT_ACK, .wnd_raw = 1
+	};
 
-	cr_assert_eq(ack_now(&l).seq, 2848);
-	l.rcv_out_ok = 0;
-	cr_assert_eq(ack_now(&l).seq, 1400, "no ACK sent yet: the CC's");
-	l = (struct fp_ledger){ .rcv_nxt = 0xfffffff0u, .rcv_out = 16, .rcv_out_ok = 1 };
-	cr_assert_eq(ack_now(&l).seq, 16, "across the wrap: 0xfffffff0 is before 16");
-	l = (struct fp_ledger){ .rcv_nxt = 16, .rcv_out = 0xfffffff0u, .rcv_out_ok = 1 };
-	cr_assert_eq(ack_now(&l).seq, 16, "an older ACK sent does not pull it back");
+	cr_assert_eq(ack_now(&s).seq, 2848);
+	s.out_ok = 0;
+	cr_assert_eq(ack_now(&s).seq, 1400, "no ACK of the socket's seen yet: the CC's");
+	s = (struct fp_sock_now){
+		.rcv_nxt = 0xfffffff0u, .rcv_out = 16, .out_ok = FP_OUT_ACK, .wnd_raw = 1
+	};
+	cr_assert_eq(ack_now(&s).seq, 16, "across the wrap: 0xfffffff0 is before 16");
+	s = (struct fp_sock_now){
+		.rcv_nxt = 16, .rcv_out = 0xfffffff0u, .out_ok = FP_OUT_ACK, .wnd_raw = 1
+	};
+	cr_assert_eq(ack_now(&s).seq, 16, "an older ACK sent does not pull it back");
 }
 
-Test(fp_ack, the_templates_timestamp_only_until_tcp_took_one)
+Test(fp_ack, the_timestamp_is_the_later_of_ts_recent_seen_and_echoed)
 {
-	struct fp_ledger l = { 0 };
+	struct fp_sock_now s = { .wnd_raw = 1 };
 
-	cr_assert_eq(ack_now(&l).tsval, 70, "no timestamp recorded: the template's");
-	l.tsval_in = 60;
-	l.ts_in_ok = 1;
-	cr_assert_eq(ack_now(&l).tsval, 60, "TCP's, even behind a template from the wire");
+	cr_assert_eq(ack_now(&s).tsval, 70, "TCP holds none: the template's");
+	s.ts_recent = 60;
+	s.ts_ok = 1;
+	cr_assert_eq(ack_now(&s).tsval, 60, "TCP's, even behind a template from the wire");
+	/* the peer's data that acknowledged nothing new ran no CC, and moved
+	 * ts_recent: the socket's echo of it since */
+	s.tsecr_out = 64;
+	s.out_ok = FP_OUT_TS;
+	cr_assert_eq(ack_now(&s).tsval, 64);
+	s.tsecr_out = 59;
+	cr_assert_eq(ack_now(&s).tsval, 60, "an older echo does not pull it back");
+}
+
+Test(fp_ack, none_while_the_window_is_zero_or_not_known)
+{
+	struct fp_sock_now s = { .rcv_nxt = 1400, .snd_una = 8000, .wnd_raw = 0 };
+
+	cr_assert_eq(ack_now(&s).ret, -1,
+		     "an ACK of window 0 would close the window the peer opened since");
+	s.wnd_raw = 1;
+	cr_assert_eq(ack_now(&s).ret, 0);
 }

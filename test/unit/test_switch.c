@@ -549,11 +549,11 @@ Test(sw_emu_packet, ect_fills_eight_not_ect_stops_at_two)
 
 	/* a burst at one instant: nothing drains between the packets */
 	for (i = 0; i < 2; i++)
-		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0), SW_PASS, "Not-ECT %d of 2", i + 1);
-	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0), SW_DROP, "the third Not-ECT is dropped");
+		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0, 0), SW_PASS, "Not-ECT %d of 2", i + 1);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0, 0), SW_DROP, "the third Not-ECT is dropped");
 	for (i = 2; i < 8; i++)
-		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1), SW_PASS, "ECT %d of 8", i + 1);
-	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1), SW_DROP, "the ninth packet finds it full");
+		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1, 0), SW_PASS, "ECT %d of 8", i + 1);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1, 0), SW_DROP, "the ninth packet finds it full");
 	cr_assert_eq(s.backlog, 8 * SW_EMU_FRAME);
 	cr_assert_eq(s.cls[0].pkts, 2);
 	cr_assert_eq(s.cls[0].dropped, 1);
@@ -570,7 +570,72 @@ Test(sw_emu_packet, drains_at_the_emulation_rate)
 	__u64 t_one = sw_ns_for(SW_EMU_FRAME, c.emu_rate_bps);
 
 	cr_assert(t_one > 129000 && t_one < 130500, "%llu ns per frame", (unsigned long long)t_one);
-	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one / 2, 1), SW_DROP, "half a frame out: full");
-	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one + 10, 1), SW_PASS, "one frame out: room");
-	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + 100 * t_one, 0), SW_PASS, "drained: Not-ECT too");
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one / 2, 1, 0), SW_DROP,
+		     "half a frame out: full");
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + t_one + 10, 1, 0), SW_PASS,
+		     "one frame out: room");
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000 + 100 * t_one, 0, 0), SW_PASS,
+		     "drained: Not-ECT too");
+}
+
+/* The emulation's rate yielding to class 0 (emu_keep_pct) after
+ * @windows windows of class 0 at @other_bps. */
+static __u64 emu_rate_after(const struct sw_config *c, __u64 other_bps, int windows)
+{
+	struct sw_state e = { 0 };
+	__u64 t = 1000, bytes = 0, r = 0;
+	int i;
+
+	for (i = 0; i <= windows; i++) {
+		r = sw_emu_rate(&e, c, bytes, t);
+		t += SW_YIELD_WINDOW_NS;
+		bytes += other_bps / 8 * SW_YIELD_WINDOW_NS / 1000000000ULL;
+	}
+	return r;
+}
+
+Test(sw_emu_rate, never_yields_without_emu_keep_pct)
+{
+	struct sw_config c = emu_config();
+
+	cr_assert_eq(emu_rate_after(&c, 60000000, 40), c.emu_rate_bps);
+	c.emu_keep_pct = 100;
+	cr_assert_eq(emu_rate_after(&c, 60000000, 40), c.emu_rate_bps, "100 %: keeps it all");
+}
+
+Test(sw_emu_rate, gives_up_class_0s_share_down_to_what_it_keeps)
+{
+	struct sw_config c = emu_config();
+	__u64 r;
+
+	c.emu_keep_pct = 50;
+	cr_assert_eq(emu_rate_after(&c, 0, 40), c.emu_rate_bps, "no class 0: all of it");
+	/* class 0 at 30 % of the link: 70 % of the rate, once the average
+	 * has settled (gain 1/4 a window: 40 windows leave 1e-5 of the step) */
+	r = emu_rate_after(&c, 30000000, 40);
+	cr_assert(r > c.emu_rate_bps * 699 / 1000 && r < c.emu_rate_bps * 701 / 1000,
+		  "%llu of %llu", (unsigned long long)r, (unsigned long long)c.emu_rate_bps);
+	/* class 0 at 80 %: held at 50 % */
+	cr_assert_eq(emu_rate_after(&c, 80000000, 40), c.emu_rate_bps / 2);
+	/* above the link (a burst counted before tbf): held too */
+	cr_assert_eq(emu_rate_after(&c, 150000000, 40), c.emu_rate_bps / 2);
+}
+
+Test(sw_emu_rate, moves_a_quarter_of_the_way_a_window_and_not_within_one)
+{
+	struct sw_config c = emu_config();
+	struct sw_state e = { 0 };
+	__u64 w = 100000000ULL / 8 * SW_YIELD_WINDOW_NS /
+		  1000000000ULL; /* a window at the link rate */
+
+	c.emu_keep_pct = 10;
+	cr_assert_eq(sw_emu_rate(&e, &c, 0, 1000), c.emu_rate_bps,
+		     "the first packet starts a window");
+	cr_assert_eq(sw_emu_rate(&e, &c, w, 1000 + SW_YIELD_WINDOW_NS - 1), c.emu_rate_bps,
+		     "within the window: nothing measured yet");
+	sw_emu_rate(&e, &c, w, 1000 + SW_YIELD_WINDOW_NS);
+	cr_assert_eq(e.other_bps, 100000000ULL / 4, "a window at the link rate: a quarter of it");
+	/* a pause of a minute with nothing of class 0: the average drops */
+	sw_emu_rate(&e, &c, w, 1000 + SW_YIELD_WINDOW_NS + 60 * 1000000000ULL);
+	cr_assert_eq(e.other_bps, 100000000ULL / 4 * 3 / 4);
 }
