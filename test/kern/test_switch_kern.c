@@ -517,6 +517,8 @@ struct emu_pkt {
  * @emu_class, 0: none) and @p an emulation packet for it: UDP to
  * emu_port, 8 frames, Not-ECT above 2, drained at 1 Mbit/s * 84/1622 here
  * (one frame per 13 ms: a burst of test runs drains nothing). */
+static uint32_t load_emu_keep; /* the next load_emu()'s --emu-keep */
+
 static void load_emu(uint32_t emu_class, struct emu_pkt *p)
 {
 	skel = switch_bpf__open();
@@ -528,6 +530,7 @@ static void load_emu(uint32_t emu_class, struct emu_pkt *p)
 	skel->rodata->cfg.emu_buffer = 8 * SW_EMU_FRAME;
 	skel->rodata->cfg.emu_over = 2 * SW_EMU_FRAME;
 	skel->rodata->cfg.emu_class = emu_class;
+	skel->rodata->cfg.emu_keep_pct = load_emu_keep;
 	cr_assert_eq(switch_bpf__load(skel), 0);
 	prog_fd = bpf_program__fd(skel->progs.ccs_switch);
 	state_fd = bpf_map__fd(skel->maps.sw_state);
@@ -606,4 +609,41 @@ Test(switch_kern, passed_emulation_packets_join_the_emulation_class, .fini = tea
 	p.udp.dest = htons(7191);
 	cr_assert_eq(run_prio(&p, sizeof(p), &prio), TC_ACT_OK, "UDP to another port is data");
 	cr_assert_eq(prio, 6, "data keeps its priority");
+}
+
+/* --emu-keep: the emulation queue reads what class 0's data passed (the
+ * data queue's count) and averages its rate over 5 ms windows; without
+ * it, it reads nothing.  10 frames of class 0, a window later an
+ * emulation packet: a rate above 0, at most the 10 frames over the 5 ms. */
+static uint64_t other_bps_after_data(uint32_t keep)
+{
+	struct emu_pkt p;
+	struct pkt4 d;
+	struct sw_state e;
+	uint32_t key = SW_STATE_EMU;
+	int i;
+
+	load_emu_keep = keep;
+	load_emu(0, &p);
+	load_emu_keep = 0;
+	cr_assert_eq(run(&p, sizeof(p), NULL, 1), TC_ACT_OK, "the first starts the window");
+	make4(&d, 0);
+	for (i = 0; i < 10; i++)
+		cr_assert_eq(run(&d, sizeof(d), NULL, 1), TC_ACT_OK, "class 0 frame %d", i + 1);
+	cr_assert_eq(get_state().other_bytes, 10 * sizeof(d), "the data queue counts them");
+	usleep(6000);
+	cr_assert_eq(run(&p, sizeof(p), NULL, 1), TC_ACT_OK);
+	cr_assert_eq(bpf_map_lookup_elem_flags(state_fd, &key, &e, BPF_F_LOCK), 0);
+	return e.other_bps;
+}
+
+Test(switch_kern, the_emulation_measures_class_0_only_when_it_yields, .fini = teardown)
+{
+	uint64_t r = other_bps_after_data(50);
+
+	/* 10 frames of 1502 bytes over 6 ms or more, a quarter of it */
+	cr_assert(r > 0 && r <= 10ULL * 1502 * 8 * 1000 / 6 / 4 + 1, "%llu bit/s",
+		  (unsigned long long)r);
+	teardown();
+	cr_assert_eq(other_bps_after_data(0), 0, "without --emu-keep: not measured");
 }
