@@ -257,7 +257,9 @@ static int find_state(const char *dev, const char *netns, int *state_fd, int *ct
 		if (fd < 0)
 			continue;
 		bpf_obj_get_info_by_fd(fd, &minfo, &mlen);
-		if (!strcmp(minfo.name, "sw_state") && *state_fd < 0) {
+		/* of this ccload's layout: an older switch's state has another */
+		if (!strcmp(minfo.name, "sw_state") && *state_fd < 0 &&
+		    minfo.value_size == sizeof(struct sw_state)) {
 			*state_fd = fd;
 			continue;
 		}
@@ -327,6 +329,9 @@ static void print_emu_stats(const struct sw_config *c, const struct sw_state *e,
 	       "bit, %u packets, Not-ECT above %u; now %" PRIu64 "b, max %" PRIu64 "b\n",
 	       c->emu_port, U(c->emu_rate_bps), c->emu_buffer / SW_EMU_FRAME,
 	       c->emu_over / SW_EMU_FRAME, U(e->backlog), U(e->max_backlog));
+	if (c->emu_keep_pct)
+		printf("  yields to class 0 (now %" PRIu64 " bit/s) down to %u %%\n",
+		       U(e->other_bps), c->emu_keep_pct);
 	printf("  normal (ECT): %" PRIu64 " passed, %" PRIu64
 	       " dropped; over-provisioned (Not-ECT): %" PRIu64 " passed, %" PRIu64 " dropped\n",
 	       U(e->cls[1].pkts), U(e->cls[1].dropped), U(e->cls[0].pkts), U(e->cls[0].dropped));

@@ -298,7 +298,11 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
 /* sw_emu_rate()'s measuring window of class 0's rate: a few of FlashPass's
  * shortest round trips here, short against its rate control's interval */
 #define SW_YIELD_WINDOW_NS     5000000ULL
-/* ... and its longest: beyond, the bytes are averaged per second */
+/* a window this long (no emulation packet came for that long) is the
+ * estimate, not one step of the average; and beyond a second its bytes
+ * are taken per millisecond (2^64 bit*ms/ms is 2^19 s of a full 10 Gbit/s
+ * link) */
+#define SW_YIELD_RESET_NS      (4 * SW_YIELD_WINDOW_NS)
 #define SW_YIELD_WINDOW_MAX_NS 1000000000ULL
 
 /*
@@ -310,8 +314,10 @@ static inline enum sw_verdict sw_packet_segs(struct sw_state *s, const volatile 
  * TCP).  With emu_keep_pct, the emulation gives up the share of the link
  * class 0 took over the last windows (@other_bytes: class 0's bytes so
  * far), down to emu_keep_pct of its rate: two kinds of sender each get
- * at least what the other leaves, and FlashPass at least emu_keep_pct.
- * A moving average over windows of SW_YIELD_WINDOW_NS, gain 1/4.
+ * at least what the other leaves, and FlashPass at least emu_keep_pct
+ * (beside a loss-based CC, which takes what it is given, about that).
+ * A moving average over windows of SW_YIELD_WINDOW_NS, gain 1/4; a window
+ * of SW_YIELD_RESET_NS or more (no emulation for that long) replaces it.
  */
 static inline __u64 sw_emu_rate(struct sw_state *e, const volatile struct sw_config *c,
 				__u64 other_bytes, __u64 now)
@@ -320,7 +326,10 @@ static inline __u64 sw_emu_rate(struct sw_state *e, const volatile struct sw_con
 
 	if (!c->emu_keep_pct || c->emu_keep_pct >= 100)
 		return c->emu_rate_bps;
-	if (!e->win_ns || now < e->win_ns) {
+	/* the first packet, a clock behind the window's (another CPU's), or
+	 * a count behind it (read before another CPU's, whose clock was
+	 * earlier, closed the window): a window starts here */
+	if (!e->win_ns || now < e->win_ns || other_bytes < e->win_bytes) {
 		e->win_ns = now;
 		e->win_bytes = other_bytes;
 	}
@@ -328,10 +337,10 @@ static inline __u64 sw_emu_rate(struct sw_state *e, const volatile struct sw_con
 	if (dt >= SW_YIELD_WINDOW_NS) {
 		bytes = other_bytes - e->win_bytes;
 		if (dt > SW_YIELD_WINDOW_MAX_NS)
-			r = bytes / (dt / NSEC_PER_SEC) * 8;
+			r = bytes * 8 / (dt / 1000000) * 1000;
 		else /* < 2^64: bytes <= a second at SW_RATE_MAX, and a burst */
 			r = bytes * 8 * 1000000 / (dt / 1000);
-		e->other_bps = (3 * e->other_bps + r) / 4;
+		e->other_bps = dt >= SW_YIELD_RESET_NS ? r : (3 * e->other_bps + r) / 4;
 		e->win_ns = now;
 		e->win_bytes = other_bytes;
 	}

@@ -635,7 +635,66 @@ Test(sw_emu_rate, moves_a_quarter_of_the_way_a_window_and_not_within_one)
 		     "within the window: nothing measured yet");
 	sw_emu_rate(&e, &c, w, 1000 + SW_YIELD_WINDOW_NS);
 	cr_assert_eq(e.other_bps, 100000000ULL / 4, "a window at the link rate: a quarter of it");
-	/* a pause of a minute with nothing of class 0: the average drops */
-	sw_emu_rate(&e, &c, w, 1000 + SW_YIELD_WINDOW_NS + 60 * 1000000000ULL);
-	cr_assert_eq(e.other_bps, 100000000ULL / 4 * 3 / 4);
+	/* a window of two: the average moves a quarter of the way again */
+	sw_emu_rate(&e, &c, 3 * w, 1000 + 2 * SW_YIELD_WINDOW_NS);
+	cr_assert_eq(e.other_bps, 100000000ULL / 4 + (200000000ULL - 100000000ULL / 4) / 4);
+	/* a minute with no emulation packet and a second of class 0 at the
+	 * link rate: the window's rate replaces the average */
+	sw_emu_rate(&e, &c, 3 * w + 100000000ULL / 8,
+		    1000 + 2 * SW_YIELD_WINDOW_NS + 60000000000ULL);
+	cr_assert(e.other_bps >= 1665000 && e.other_bps <= 1667000, "%llu (1e8 / 60)",
+		  (unsigned long long)e.other_bps);
+}
+
+/* A count behind the window's (read on another CPU before the one that
+ * closed the window) starts a window: no wrap to 2^64 bytes. */
+Test(sw_emu_rate, a_count_behind_the_window_starts_one)
+{
+	struct sw_config c = emu_config();
+	struct sw_state e = { 0 };
+
+	c.emu_keep_pct = 50;
+	sw_emu_rate(&e, &c, 1000000, 1000);
+	cr_assert_eq(sw_emu_rate(&e, &c, 999000, 1000 + SW_YIELD_WINDOW_NS), c.emu_rate_bps);
+	cr_assert_eq(e.other_bps, 0);
+	cr_assert_eq(e.win_bytes, 999000);
+}
+
+/* At 10 Gbit/s, a second-long window at the link rate: no overflow. */
+Test(sw_emu_rate, holds_at_10_gbit)
+{
+	struct sw_config c = emu_config();
+	struct sw_state e = { 0 };
+
+	c.rate_bps = 10000000000ULL;
+	c.emu_rate_bps = c.rate_bps / 1622 * 84;
+	c.emu_keep_pct = 10;
+	sw_emu_rate(&e, &c, 0, 1000);
+	cr_assert_eq(sw_emu_rate(&e, &c, c.rate_bps / 8, 1000 + 1000000000ULL),
+		     c.emu_rate_bps / 10);
+	cr_assert_eq(e.other_bps, c.rate_bps);
+}
+
+/* The queue drains at the yielded rate: class 0 at half the link, a frame
+ * takes twice as long to leave. */
+Test(sw_emu_packet, drains_at_the_yielded_rate)
+{
+	struct sw_config c = emu_config();
+	struct sw_state s = state_at(1000, 0);
+	__u64 t_one = sw_ns_for(SW_EMU_FRAME, c.emu_rate_bps), t = 1000, o = 0;
+	int i;
+
+	c.emu_keep_pct = 10;
+	/* windows of class 0 at half the link until the average has settled */
+	for (i = 0; i < 40; i++) {
+		t += SW_YIELD_WINDOW_NS;
+		o += 50000000ULL / 8 * SW_YIELD_WINDOW_NS / 1000000000ULL;
+		sw_emu_rate(&s, &c, o, t);
+	}
+	s.backlog = 8 * SW_EMU_FRAME;
+	s.last_ns = t;
+	cr_assert_eq(sw_emu_packet(&s, &c, t + t_one + 10, 1, o), SW_DROP,
+		     "one frame's time at the full rate: half a frame out");
+	cr_assert_eq(sw_emu_packet(&s, &c, t + 2 * t_one + 200, 1, o), SW_PASS,
+		     "twice that: one out");
 }
