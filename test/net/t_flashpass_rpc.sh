@@ -77,6 +77,9 @@ mode() {
 	workload duplex --size 1mb --response 1mb --duplex --flows 4 --seed 8
 	refused=$(($(tcp_refused) - refused0)) made=$(($(acks_made) - made0))
 	echo "    ACKs made from credits $made, refused by TCP $refused"
+	# enough ACKs for the share below to mean something, not a measure
+	# of its own (20 runs: release mean 8050 sd 103, credit_ack 14061 sd
+	# 138, loop 10398 sd 204; the least 7849)
 	check_range "ACKs made from credits, in the thousands" "$made" 1000 1e9
 	check_range "of them, the share TCP refused" \
 		"$(awk -v r="$refused" -v m="$made" 'BEGIN { print r / m }')" 0 "$REFUSED_HI"
