@@ -87,6 +87,10 @@ const struct cli switch_cli = {
 			  "the emulation packets it passes join class MAJ:MIN (hex, as tc writes "
 			  "it) of <dev>'s qdisc, e.g. an htb class at the emulation rate: a real "
 			  "queue that spaces them, as a switch's (default: none; needs --emulation)" },
+			{ "emu-over", 'O', "N", SUB(SW_ATTACH),
+			  "the emulation queue drops Not-ECT (over-provisioned) packets above N "
+			  "packets, 0..8 (default 2, as in the paper; 8: no selective dropping, "
+			  "they are admitted as normal ones are)" },
 			{ "emu-keep", 'Y', "PCT", SUB(SW_ATTACH),
 			  "the emulation yields to class 0's data (senders without emulation, and "
 			  "ACKs) the share of the link it takes, down to PCT % of its rate (1..99; "
@@ -109,7 +113,9 @@ const struct cli switch_cli = {
 		},
 	.state_size = sizeof(struct switch_args),
 	.defaults =
-		&(const struct switch_args){ .c = { .rate_bps = 100000000, .buffer = 100 << 10 } },
+		&(const struct switch_args){ .c = { .rate_bps = 100000000,
+						    .buffer = 100 << 10,
+						    .emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME } },
 	.opt = switch_opt,
 	.run = switch_run,
 };
@@ -586,6 +592,14 @@ static int switch_opt(void *st, int ch, char *arg)
 		c->emu_port = (uint32_t)v;
 		break;
 	case 'E': return parse_classid(arg, &c->emu_class);
+	case 'O':
+		if (parse_u64(arg, &v) || v > SW_EMU_PKTS) {
+			pr_warn("--emu-over: '%s' is not a number of packets in [0, %u]\n", arg,
+				SW_EMU_PKTS);
+			return 2;
+		}
+		c->emu_over = (uint32_t)v * SW_EMU_FRAME;
+		break;
 	case 'Y':
 		if (parse_u64(arg, &v) || v < 1 || v > 99) {
 			pr_warn("--emu-keep: '%s' is not a percentage in [1, 99]\n", arg);
@@ -631,10 +645,15 @@ static int finish_config(struct sw_config *c)
 		pr_warn("--emu-keep: there is no emulation queue (--emulation)\n");
 		return 2;
 	}
+	if (c->emu_over != SW_EMU_OVER_PKTS * SW_EMU_FRAME && !c->emu_port) {
+		pr_warn("--emu-over: there is no emulation queue (--emulation)\n");
+		return 2;
+	}
 	if (c->emu_port) {
 		c->emu_rate_bps = fp_emu_bps(c->rate_bps);
 		c->emu_buffer = SW_EMU_PKTS * SW_EMU_FRAME;
-		c->emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME;
+	} else {
+		c->emu_over = 0;
 	}
 	for (i = 1; i < SW_CLASSES; i++)
 		if (c->class_limit[i] > c->buffer) {

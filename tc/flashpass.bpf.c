@@ -703,7 +703,8 @@ static __always_inline __u32 fp_loop_within_rate(struct fp_loop *lp, __u64 now,
  * credited before it, none if @first), just taken, in @l's loop: how many
  * emulation packets it becomes (fp_loop_emit()), and whether they are
  * over-provisioned (@over).  None for a flow that wants no credits: no
- * demand, fallen back, done; the pacer starts its loop again when it has.
+ * demand, fallen back, done, or (no over-provisioning) its expected
+ * credits cover the demand; the pacer starts its loop again when it has.
  */
 static __always_inline __u32 fp_loop_step(struct fp_ledger *l, __u32 seq, __u64 t, __u64 now,
 					  __u32 prev, int first, bool *over)
@@ -733,6 +734,8 @@ static __always_inline __u32 fp_loop_step(struct fp_ledger *l, __u32 seq, __u64 
 		return 0;
 	in_flight = fp_loop_in_flight(lp->seq, l->last_seq);
 	*over = fp_over_provisioned(in_flight, cfg->rc.max_loss, l->demand_segs);
+	if (!fp_emu_wanted(&cfg->rc, *over))
+		return 0;
 	n = fp_loop_emit(in_flight, fp_loop_window(lp->rc.rate, lp->rtt_ns));
 	return n ? fp_loop_within_rate(lp, now, cfg, n) : 0;
 }

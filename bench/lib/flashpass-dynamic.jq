@@ -1,7 +1,8 @@
-# bench/flashpass-paper dynamic's and rpc's tables (dynamic.json,
-# rpc.json): per load, path and CC, flow completion times and what the
-# network did, over the runs (the runs flashpass-dynamic-PATH-LOAD or
-# flashpass-rpc-PATH-LOAD; .dynamic holds either kind).
+# bench/flashpass-paper dynamic's, rpc's and overprov's tables
+# (dynamic.json, rpc.json, overprov.json): per load, path and CC, flow
+# completion times and what the network did, over the runs (the runs
+# flashpass-dynamic-PATH-LOAD, flashpass-rpc-PATH-LOAD or
+# flashpass-overprov-PATH-VARIANT; .dynamic holds any kind).
 # Input: bench/lib/experiment.sh's {scenarios: {name: result.json}}.
 def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 def mean: if length == 0 then null else add / length end;
@@ -34,6 +35,22 @@ def cc($runs): {
 	cpu_busy: ($runs | map(.cpu.busy) | spread),
 	credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0 then null
 		else .credits_wasted / .credits end) | spread),
+	# the emulation queues (every bottleneck's, added up): the packets
+	# they passed in Mbit/s a queue over the run, and as a share of
+	# their rate; the over-provisioned ones passed and dropped, the
+	# normal ones dropped
+	emu_mbps: ($runs | map(.elapsed_s as $t | .switch.emulation_sum // null
+		| if . == null or ($t // 0) <= 0 then null
+		else (.normal.pkts + .over_provisioned.pkts) * 84 * 8 / $t / .queues / 1e6 end) | spread),
+	emu_share: ($runs | map(.elapsed_s as $t | .switch.emulation_sum // null
+		| if . == null or ($t // 0) <= 0 or .rate_bps == 0 then null
+		else (.normal.pkts + .over_provisioned.pkts) * 84 * 8 / $t / .rate_bps end) | spread),
+	emu_over_pkts: ($runs | map(.switch.emulation_sum.over_provisioned.pkts // null)
+		| if all(. == null) then null else map(. // 0) | add end),
+	emu_over_dropped: ($runs | map(.switch.emulation_sum.over_provisioned.dropped // null)
+		| if all(. == null) then null else map(. // 0) | add end),
+	emu_normal_dropped: ($runs | map(.switch.emulation_sum.normal.dropped // null)
+		| if all(. == null) then null else map(. // 0) | add end),
 	# flows of the CC that ran out of credits and on as Reno
 	fallbacks: ($runs | map(.cc_stats.bpf_flashpass.fallbacks // null) | if all(. == null) then null
 		else map(. // 0) | add end) };
@@ -44,9 +61,11 @@ def cc($runs): {
 	date: ([$S[].env.date // empty] | max // (now | todate)),
 	paper: { fct_vs_cubic: [-0.32, -0.285], small_p99_vs_cubic: -0.495,
 		note: "ns-2, 10 Gbit/s WAN links 20/30/40 ms one way, 20 KB of buffer per Gbit/s, FlashPass with Aeolus's line-rate start" },
-	dynamic: ([$S | to_entries[] | select(.key | test("^flashpass-(dynamic|rpc)-")) | .value as $r
+	dynamic: ([$S | to_entries[] | select(.key | test("^flashpass-(dynamic|rpc|overprov)-")) | .value as $r
 		| (.key | split("-")) as $k | {
 		scenario: .key, kind: $k[1], path: $k[2], load: $r.env.load,
+		# overprov: on (the paper's), nosel (no selective dropping), off
+		variant: (if $k[1] == "overprov" then $k[3] else null end),
 		# request/response: the answer's bytes and the requests a flow
 		response: ($r.env.scenario_file | setting("response")),
 		rounds: ($r.env.scenario_file | setting("rounds") | if . then tonumber else null end),
@@ -55,9 +74,20 @@ def cc($runs): {
 		base_rtt_ms: $r.env.base_rtt_ms, scale: $r.env.scale,
 		pacer: ($r.env.flashpass_pacer // ""),
 		algos: ($r.runs | group_by(.algo) | map({ key: .[0].algo, value: cc(.) }) | from_entries) }
-		| .algos.cubic.fct_ms.mean as $c | .algos.cubic.small_p99_ms.mean as $cp
+		] | sort_by([.load, .path, .variant])
+	# against cubic of the same run, or (a run without it) of the first
+	# run of the same kind and load that has it; overprov's also against
+	# the same path with over-provisioning on
+	| . as $rows | map(. as $d
+		| ($rows | map(select(.kind == $d.kind and .load == $d.load and .algos.cubic)) | .[0]) as $o
+		| ($d.algos.cubic // $o.algos.cubic) as $cub
+		| $cub.fct_ms.mean as $c | $cub.small_p99_ms.mean as $cp
+		| ($rows | map(select(.kind == $d.kind and .path == $d.path and .variant == "on"))
+			| .[0].algos.bpf_flashpass.fct_ms.mean) as $on
 		| .algos |= with_entries(.value += {
 			fct_vs_cubic: (if $c and .value.fct_ms.mean then .value.fct_ms.mean / $c - 1 | r3 else null end),
-			small_p99_vs_cubic: (if $cp and .value.small_p99_ms.mean then .value.small_p99_ms.mean / $cp - 1 | r3 else null end) })
-		] | sort_by([.load, .path]))
+			small_p99_vs_cubic: (if $cp and .value.small_p99_ms.mean then .value.small_p99_ms.mean / $cp - 1 | r3 else null end) }
+			+ (if $d.kind == "overprov" and .key == "bpf_flashpass" then
+				{ fct_vs_on: (if $on and .value.fct_ms.mean then .value.fct_ms.mean / $on - 1 | r3 else null end) }
+			else {} end))))
 }

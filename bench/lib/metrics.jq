@@ -6,9 +6,10 @@
 #   $wl      wlgen JSON lines (flows, tasks, summaries) (may be empty)
 #   $trace   events of the run's bench/trace script, e.g. bbr-modes.bt's
 #            {ns, sport, dport, cc, mode} (may be empty)
-#   $meta    [{algo, rep, rate_bps, links, duration, sample_ms, cpu}]; cpu:
-#            the "cpu" lines of /proc/stat at the launch and at the flows'
-#            end; links: bottlenecks of rate_bps the flows load side by side
+#   $meta    [{algo, rep, rate_bps, links, duration, sample_ms, cpu,
+#            elapsed_s}]; cpu: the "cpu" lines of /proc/stat at the launch
+#            and at the flows' end, elapsed_s the seconds between them;
+#            links: bottlenecks of rate_bps the flows load side by side
 #            (wan3: one per pair), which goodput and load are fractions of
 def pct(p): if length == 0 then null else sort | .[((length - 1) * p) | floor] end;
 def mean: if length == 0 then null else add / length end;
@@ -137,8 +138,16 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		class_pkts: ($sw | map(.classes // [] | map(.pkts)) | transpose | map(add // 0)),
 		# the highest queue a packet of each class joined (older ccloads: null)
 		class_max_backlog: ($sw | map(.classes // [] | map(.max_backlog)) | transpose | map(max)),
-		emulation: ($sw[0].emulation // null)
-	}
+		emulation: ($sw[0].emulation // null),
+		# every bottleneck's emulation queue, added up (null: none has one)
+		emulation_sum: ($sw | map(.emulation // empty) | if length == 0 then null else {
+			queues: length,
+			rate_bps: (map(.rate_bps) | add),
+			normal: { pkts: (map(.normal.pkts) | add), dropped: (map(.normal.dropped) | add) },
+			over_provisioned: { pkts: (map(.over_provisioned.pkts) | add),
+				dropped: (map(.over_provisioned.dropped) | add) } } end)
+	},
+	elapsed_s: ($m.elapsed_s // null | r3)
 }
 + (if ($wl | length) == 0 then {} else {
 	fct: ({ all: ($wflows | fct_stats) } + ($wflows | group_by(.size | size_class)

@@ -43,6 +43,7 @@ flashpass/loop.json                flashpass-loop   bpf/flashpass* bpf/lib tc lo
 flashpass/coexist.json             flashpass-coexist bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 flashpass/dynamic*.json            flashpass-dynamic bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c bench/wlgen.c
 flashpass/rpc.json                 flashpass-dynamic bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c bench/wlgen.c
+flashpass/overprov.json            flashpass-overprov bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c bench/wlgen.c
 flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
 mptcp-baseline/mptcp-baseline.json .md              test/net/topo.sh bench/lib/bulkflows.py
 ppqd-paper/ppqd-paper.json         .md              bpf/ppqd* bpf/lia* bpf/lib

@@ -112,6 +112,7 @@ struct fp_rc_params {
 	__u32 w_max;	/* 1/1024 */
 	__u32 settle;	/* after a change, measure only the new rate (fp_rc_settle()) */
 	__u32 start;	/* a new flow's rate, 1/1024 of r_max (fp_rc_start()) */
+	__u32 no_over;	/* no over-provisioning: fp_emu_wanted() */
 };
 
 struct fp_rc {
@@ -125,6 +126,19 @@ struct fp_rc {
 };
 
 enum fp_rc_step { FP_RC_HOLD, FP_RC_UP, FP_RC_DOWN };
+
+/*
+ * Whether a flow sends the emulation packet that is due, @over its
+ * marking: with over-provisioning (the paper's, the default) always, an
+ * over-provisioned one too, which takes only emulation bandwidth the
+ * normal ones leave; without (@p->no_over), only while the expected
+ * credits fall short of the demand, so that a finishing flow whose last
+ * credits are lost waits for new emulation packets of its own.
+ */
+static inline int fp_emu_wanted(const struct fp_rc_params *p, int over)
+{
+	return !over || !p->no_over;
+}
 
 /*
  * A new flow's emulation rate: @p->start of @r_max (1/1024), at least one

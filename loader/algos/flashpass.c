@@ -78,6 +78,7 @@ static const struct cli fp_cli = {
 		"ccload flashpass run [--link-rate RATE] [--max-loss N] [--min-loss N] [--w-max N]\n"
 		"                         [--w-min N] [--start N] [--[no-]settle] [--set k=v]...\n"
 		"                         [--non-restricted] [--jitter PCT] [--release-expiry TIME]\n"
+		"                         [--no-over-provision]\n"
 		"                         [--tc ROLE=DEV[@NETNS]]... [-n NETNS]...\n"
 		"       ccload flashpass flows [--json]",
 	.about = "run: the emulation pacer, in the foreground until SIGINT, SIGTERM, SIGHUP or\n"
@@ -113,6 +114,10 @@ static const struct cli fp_cli = {
 			  "rate control: measure every interval from its start, the packets of "
 			  "the rate before a change too (flows whose intervals end together then "
 			  "decrease twice for one congestion)" },
+			{ "no-over-provision", 'O', NULL, SUB(FP_RUN),
+			  "a flow whose expected credits cover its demand sends no more emulation "
+			  "packets (default: it sends them over-provisioned, Not-ECT, which the "
+			  "switch drops first: the paper's; also in the kernel's loop)" },
 			{ "jitter", 'J', "PCT", SUB(FP_RUN),
 			  "each emulation gap drawn uniformly within PCT % of the rate's, 0-99 "
 			  "(default 90; 0: exact gaps, with which a flow paced near the emulation "
@@ -399,14 +404,15 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
 	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow, "
 	       "%" PRIu64 " in all; "
-	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
+	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s, %s; "
 	       "gaps jittered %u %%); "
 	       "SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
 	       (uint64_t)fp_emu_pps_max(po->link_bps),
 	       (uint64_t)fp_emu_pps_max(po->link_bps) * (po->n_netns ? po->n_netns : 1),
 	       po->rc.min_loss, po->rc.max_loss, po->rc.w_min, po->rc.w_max, po->rc.start,
-	       po->rc.settle ? "settle" : "no settle", po->jitter_pct);
+	       po->rc.settle ? "settle" : "no settle",
+	       po->rc.no_over ? "no over-provisioning" : "over-provisioning", po->jitter_pct);
 	if (po->loop)
 		printf("flashpass pacer: the kernel clocks the emulation (loop): the pacer starts "
 		       "each loop, at no real-time priority\n");
@@ -415,11 +421,11 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	lock_host_state();
 	run_cleanup(a, &st);
 	printf("flashpass pacer: %" PRIu64 " flows, %" PRIu64 " emulation packets (%" PRIu64
-	       " over IPv6, %" PRIu64 " over-provisioned, %" PRIu64 " send errors, %" PRIu64
-	       " flows from no namespace of ours) in %.1f s, peak %" PRIu64
+	       " over IPv6, %" PRIu64 " over-provisioned, %" PRIu64 " not sent as such, %" PRIu64
+	       " send errors, %" PRIu64 " flows from no namespace of ours) in %.1f s, peak %" PRIu64
 	       "/s; CPU %.3f s, %.0f ns per packet\n",
-	       r.flows, r.sent, r.sent_v6, r.over, r.send_errors, r.no_sender, r.wall_s, r.peak_pps,
-	       r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
+	       r.flows, r.sent, r.sent_v6, r.over, r.not_over, r.send_errors, r.no_sender, r.wall_s,
+	       r.peak_pps, r.cpu_s, r.sent ? r.cpu_s * 1e9 / (double)r.sent : 0.0);
 	printf("flashpass pacer: late by up to 100 us %" PRIu64 ", 1 ms %" PRIu64 ", more %" PRIu64
 	       " packets, at most %.3f ms; %.3f s skipped by flows"
 	       " over %.0f ms behind; %" PRIu64 " held back by the rate cap\n",
@@ -510,6 +516,7 @@ static int fp_opt(void *st, int ch, char *arg)
 	case 'a': return parse_frac(ch, arg, &po->rc);
 	case 'S': po->rc.settle = 1; break;
 	case 'U': po->rc.settle = 0; break;
+	case 'O': po->rc.no_over = 1; break;
 	case 'J': {
 		uint64_t v;
 

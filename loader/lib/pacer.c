@@ -817,18 +817,25 @@ static void release_at(struct pacer *p, struct pflow *f, uint64_t due, uint32_t 
 							   .t_us = (uint32_t)(due / 1000) };
 }
 
-/* Emulation packet @i of the batch for @f, due at @due: its time T is when
- * it was due, not when the loop got to it, so that the credits, and the
- * data sent at T + T_wait, keep the spacing of the flow's rate even when
- * a late wake-up sends a few at once. */
-static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due)
+/* Whether @f's next emulation packet is over-provisioned: its expected
+ * credits cover its demand (fp_over_provisioned()). */
+static int flow_over(const struct pacer *p, const struct pflow *f)
 {
 	uint64_t out = fp_emu_in_flight(f->pub.sent, f->recv, f->pub.lost, f->rc.rate,
 					fp_credit_overdue_us(f->rtt_ns, p->r_max));
-	struct fp_wire *w = build_wire(p, f, i, FP_EMULATION, due);
-	int over;
 
-	over = fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
+	return fp_over_provisioned(out, p->o->rc.max_loss, f->demand);
+}
+
+/* Emulation packet @i of the batch for @f, due at @due, @over-provisioned
+ * or not: its time T is when
+ * it was due, not when the loop got to it, so that the credits, and the
+ * data sent at T + T_wait, keep the spacing of the flow's rate even when
+ * a late wake-up sends a few at once. */
+static void build(struct pacer *p, struct pflow *f, size_t i, uint64_t due, int over)
+{
+	struct fp_wire *w = build_wire(p, f, i, FP_EMULATION, due);
+
 	w->seq = htonl(f->pub.seq);
 	w->flags = (over ? FP_WIRE_OVER : 0) | (p->o->loop ? FP_WIRE_SEED : 0);
 	/* Not-ECT or ECT(0): the switch tells them apart */
@@ -969,7 +976,7 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
 static size_t fill_batch(struct pacer *p, uint64_t now)
 {
 	size_t batch = 0, start = p->n_act ? p->rr++ % p->n_act : 0, k;
-	int more = 1;
+	int more = 1, over;
 
 	for (k = 0; k < p->n_act; k++) {
 		struct pflow *f = &p->flows[p->act[k]];
@@ -994,12 +1001,19 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			if (f->next_ns > now || (p->o->loop && !f->seeds))
 				continue;
+			over = flow_over(p, f);
+			if (!fp_emu_wanted(&p->o->rc, over)) {
+				/* its slot passes unused: the rate stays the flow's */
+				p->r->not_over++;
+				f->next_ns += flow_gap_ns(f);
+				continue;
+			}
 			if (!emu_ok(p, now)) {
 				f->held = 1;
 				continue;
 			}
 			count_late(p->r, now - f->next_ns);
-			build(p, f, batch++, f->next_ns);
+			build(p, f, batch++, f->next_ns, over);
 			f->seeds -= f->seeds > 0;
 			emu_spent(p, now);
 			p->r->capped += f->held;

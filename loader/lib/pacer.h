@@ -52,9 +52,10 @@ struct pacer_opts {
 #define PACER_REL_EXPIRE 1000000ULL
 
 struct pacer_report {
-	uint64_t flows; /* flows that had data to send at some time */
-	uint64_t sent;	/* emulation packets */
-	uint64_t over;	/* of which over-provisioned */
+	uint64_t flows;	   /* flows that had data to send at some time */
+	uint64_t sent;	   /* emulation packets */
+	uint64_t over;	   /* of which over-provisioned */
+	uint64_t not_over; /* not sent: over-provisioned, and no over-provisioning */
 	uint64_t send_errors;
 	uint64_t sent_v6;   /* of which IPv6 ones */
 	uint64_t no_sender; /* of those, whose source address none of the namespaces has */

@@ -1523,6 +1523,43 @@ Test(flashpass_loop, a_credit_above_the_window_or_without_demand_ends)
 	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 0);
 }
 
+/* Expected credits that cover the demand: the packet a credit becomes is
+ * over-provisioned (Not-ECT, flagged), or with no over-provisioning
+ * there is none. */
+Test(flashpass_loop, a_covered_demand_sends_over_provisioned_or_none)
+{
+	int fd = bpf_map__fd(bpf_object__find_map_by_name(obj, "fp_loop_cfg"));
+	struct fp_loop_cfg cfg;
+	struct emu4 c, out;
+	uint32_t zero = 0;
+
+	/* 4 out after the credit of 7 (8..11), 3.5 of them expected (max_loss
+	 * 128/1024): 3 segments are covered, 4 are not */
+	ledger_loop_set(12, 4, 0);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_eq(out.ip.tos, 2, "4 segments: normal, ECT(0)");
+	ledger_loop_set(12, 3, 0);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_REDIRECT);
+	cr_assert_eq(out.ip.tos, 0, "3 segments: over-provisioned, Not-ECT");
+	cr_assert_eq(out.w.flags, FP_WIRE_OVER);
+	cr_assert_eq(bpf_map_lookup_elem(fd, &zero, &cfg), 0);
+	cfg.rc.no_over = 1;
+	cr_assert_eq(bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY), 0);
+	ledger_loop_set(12, 3, 0);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT,
+		     "no over-provisioning: no packet");
+	cr_assert_eq(ledger()->loop.ended, 1);
+	ledger_loop_set(12, 4, 0);
+	credit4_summed(&c, 7);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), &out, 0).ret, TC_ACT_REDIRECT,
+		     "a normal one still leaves");
+	cr_assert_eq(out.ip.tos, 2);
+	cr_assert_eq(stat_of(FP_STAT_LOOP_SENT), 3);
+}
+
 /* Untrusted as any credit: a forged, replayed or future one, or one of a
  * packet the loop has not sent, makes no packet. */
 Test(flashpass_loop, a_bad_credit_makes_no_packet)

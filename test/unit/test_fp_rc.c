@@ -210,6 +210,17 @@ Test(fp_marking, expected_credits_against_demand)
 	cr_assert_eq(fp_expected_credits(100, 1024), 0, "a target loss of 1 expects nothing");
 }
 
+Test(fp_marking, without_over_provisioning_no_spare_packet)
+{
+	struct fp_rc_params p = { .max_loss = 102 };
+
+	cr_assert(fp_emu_wanted(&p, 0), "a normal packet is sent");
+	cr_assert(fp_emu_wanted(&p, 1), "the paper's: an over-provisioned one too");
+	p.no_over = 1;
+	cr_assert(fp_emu_wanted(&p, 0), "without: a normal packet still is");
+	cr_assert_not(fp_emu_wanted(&p, 1), "without: no over-provisioned one");
+}
+
 Test(fp_marking, demand_in_segments)
 {
 	cr_assert_eq(fp_demand_segs(1000 + 2897, 1000, 1448, 0), 3, "2897 bytes: 3 segments");

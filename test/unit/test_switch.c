@@ -562,6 +562,21 @@ Test(sw_emu_packet, ect_fills_eight_not_ect_stops_at_two)
 	cr_assert_eq(s.cls[1].marked + s.cls[0].marked, 0, "never marks");
 }
 
+Test(sw_emu_packet, no_selective_dropping_admits_not_ect_to_eight)
+{
+	struct sw_config c = emu_config();
+	struct sw_state s = state_at(1000, 0);
+	int i;
+
+	c.emu_over = c.emu_buffer; /* --emu-over 8 */
+	for (i = 0; i < 8; i++)
+		cr_assert_eq(sw_emu_packet(&s, &c, 1000, 0, 0), SW_PASS, "Not-ECT %d of 8", i + 1);
+	cr_assert_eq(sw_emu_packet(&s, &c, 1000, 1, 0), SW_DROP,
+		     "an ECT one finds the queue full of them");
+	cr_assert_eq(s.cls[0].pkts, 8);
+	cr_assert_eq(s.cls[1].dropped, 1);
+}
+
 Test(sw_emu_packet, drains_at_the_emulation_rate)
 {
 	struct sw_config c = emu_config();
