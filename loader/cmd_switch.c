@@ -46,6 +46,7 @@ enum { SW_ATTACH, SW_DETACH, SW_STATS };
 /* What the command line asks of the switch. */
 struct switch_args {
 	struct sw_config c; /* attach */
+	int emu_over_set;   /* --emu-over given */
 	const char *netns;
 	int json, reset;   /* stats */
 	uint64_t interval; /* stats: ms, 0 for none */
@@ -113,9 +114,7 @@ const struct cli switch_cli = {
 		},
 	.state_size = sizeof(struct switch_args),
 	.defaults =
-		&(const struct switch_args){ .c = { .rate_bps = 100000000,
-						    .buffer = 100 << 10,
-						    .emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME } },
+		&(const struct switch_args){ .c = { .rate_bps = 100000000, .buffer = 100 << 10 } },
 	.opt = switch_opt,
 	.run = switch_run,
 };
@@ -599,6 +598,7 @@ static int switch_opt(void *st, int ch, char *arg)
 			return 2;
 		}
 		c->emu_over = (uint32_t)v * SW_EMU_FRAME;
+		a->emu_over_set = 1;
 		break;
 	case 'Y':
 		if (parse_u64(arg, &v) || v < 1 || v > 99) {
@@ -623,7 +623,7 @@ static int switch_opt(void *st, int ch, char *arg)
 
 /* The attach options taken together; the emulation queue's from the
  * link rate.  0, or exit status 2 after a message. */
-static int finish_config(struct sw_config *c)
+static int finish_config(struct sw_config *c, int emu_over_set)
 {
 	int i;
 
@@ -645,15 +645,15 @@ static int finish_config(struct sw_config *c)
 		pr_warn("--emu-keep: there is no emulation queue (--emulation)\n");
 		return 2;
 	}
-	if (c->emu_over != SW_EMU_OVER_PKTS * SW_EMU_FRAME && !c->emu_port) {
+	if (emu_over_set && !c->emu_port) {
 		pr_warn("--emu-over: there is no emulation queue (--emulation)\n");
 		return 2;
 	}
 	if (c->emu_port) {
 		c->emu_rate_bps = fp_emu_bps(c->rate_bps);
 		c->emu_buffer = SW_EMU_PKTS * SW_EMU_FRAME;
-	} else {
-		c->emu_over = 0;
+		if (!emu_over_set)
+			c->emu_over = SW_EMU_OVER_PKTS * SW_EMU_FRAME;
 	}
 	for (i = 1; i < SW_CLASSES; i++)
 		if (c->class_limit[i] > c->buffer) {
@@ -670,7 +670,7 @@ static int switch_run(void *st, int sub, int argc, char **argv)
 	const char *dev = argv[0];
 
 	(void)argc;
-	if (sub == SW_ATTACH && finish_config(&a->c))
+	if (sub == SW_ATTACH && finish_config(&a->c, a->emu_over_set))
 		return 2;
 	if (need_root())
 		return 1;

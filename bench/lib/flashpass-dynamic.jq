@@ -35,9 +35,9 @@ def cc($runs): {
 	cpu_busy: ($runs | map(.cpu.busy) | spread),
 	credits_wasted: ($runs | map(.cc_stats.bpf_flashpass // null | if . == null or .credits == 0 then null
 		else .credits_wasted / .credits end) | spread),
-	# the emulation queues (every bottleneck's, added up): the packets
-	# they passed in Mbit/s a queue over the run, and as a share of
-	# their rate; the over-provisioned ones passed and dropped, the
+	# the emulation queues that saw emulation packets, added up: the
+	# packets they passed in Mbit/s a queue over the run, and as a share
+	# of their rate; the over-provisioned ones passed and dropped, the
 	# normal ones dropped
 	emu_mbps: ($runs | map(.elapsed_s as $t | .switch.emulation_sum // null
 		| if . == null or ($t // 0) <= 0 then null
@@ -74,7 +74,7 @@ def cc($runs): {
 		base_rtt_ms: $r.env.base_rtt_ms, scale: $r.env.scale,
 		pacer: ($r.env.flashpass_pacer // ""),
 		algos: ($r.runs | group_by(.algo) | map({ key: .[0].algo, value: cc(.) }) | from_entries) }
-		] | sort_by([.load, .path, .variant])
+		] | sort_by([.load, .path, (if .variant == null then 0 else { on: 0, nosel: 1, off: 2 }[.variant] // 3 end)])
 	# against cubic of the same run, or (a run without it) of the first
 	# run of the same kind and load that has it; overprov's also against
 	# the same path with over-provisioning on

@@ -139,8 +139,11 @@ def fct_stats: { n: length, mean_ms: (map(.fct_us / 1000) | mean | r3),
 		# the highest queue a packet of each class joined (older ccloads: null)
 		class_max_backlog: ($sw | map(.classes // [] | map(.max_backlog)) | transpose | map(max)),
 		emulation: ($sw[0].emulation // null),
-		# every bottleneck's emulation queue, added up (null: none has one)
-		emulation_sum: ($sw | map(.emulation // empty) | if length == 0 then null else {
+		# the emulation queues that saw emulation packets, added up (null:
+		# none did; wan3 has one each way of each link, its pairs load one)
+		emulation_sum: ($sw | map(.emulation // empty
+			| select(.normal.pkts + .normal.dropped + .over_provisioned.pkts + .over_provisioned.dropped > 0))
+			| if length == 0 then null else {
 			queues: length,
 			rate_bps: (map(.rate_bps) | add),
 			normal: { pkts: (map(.normal.pkts) | add), dropped: (map(.normal.dropped) | add) },

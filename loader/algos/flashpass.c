@@ -404,15 +404,17 @@ static int run(const struct algo *a, struct pacer_opts *po, struct attach_opts *
 	unlock_host_state(); /* the pacer runs on; others may attach meanwhile */
 	printf("flashpass pacer running in %s%s (r_max %" PRIu64 " emulation packets/s per flow, "
 	       "%" PRIu64 " in all; "
-	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s, %s; "
+	       "rate control: loss %u..%u/1024, w %u..%u/1024, start %u/1024, %s; "
 	       "gaps jittered %u %%); "
 	       "SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it\n",
 	       po->n_netns ? po->netns[0] : "this namespace", po->n_netns > 1 ? " and others" : "",
 	       (uint64_t)fp_emu_pps_max(po->link_bps),
 	       (uint64_t)fp_emu_pps_max(po->link_bps) * (po->n_netns ? po->n_netns : 1),
 	       po->rc.min_loss, po->rc.max_loss, po->rc.w_min, po->rc.w_max, po->rc.start,
-	       po->rc.settle ? "settle" : "no settle",
-	       po->rc.no_over ? "no over-provisioning" : "over-provisioning", po->jitter_pct);
+	       po->rc.settle ? "settle" : "no settle", po->jitter_pct);
+	if (po->rc.no_over)
+		printf("flashpass pacer: no over-provisioning: a flow whose expected credits "
+		       "cover its demand sends no emulation packet\n");
 	if (po->loop)
 		printf("flashpass pacer: the kernel clocks the emulation (loop): the pacer starts "
 		       "each loop, at no real-time priority\n");

@@ -109,6 +109,7 @@ struct pflow {
 	struct fp_rc rc;
 	uint64_t iv_start_ns, iv_recv0, iv_sent; /* the rate control's interval */
 	uint64_t quiet_ns;			 /* since when no credit came (flow_quiet()) */
+	int paused; /* no over-provisioning: its demand covered, it sends none (flow_pause()) */
 	struct fp_emu pub;
 	int v6;		    /* an IPv6 flow (its addresses not v4-mapped) */
 	int fd;		    /* the raw socket it leaves by, -1: no namespace has its source */
@@ -964,6 +965,31 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
 }
 
 /*
+ * Without over-provisioning (--no-over-provision), @f's expected credits
+ * cover its demand: every slot due at @now passes unused, its rate stays
+ * (the slots are counted in the report).  Should the credits of its last
+ * packets never come (none for a credit's overdue time and an interval,
+ * flow_quiet()), those packets are counted lost: expected credits that
+ * will not come cover nothing, and it sends again, or it would wait for
+ * them for good.
+ */
+static void flow_pause(struct pacer *p, struct pflow *f, uint64_t now)
+{
+	uint64_t gap = flow_gap_ns(f), n = (now - f->next_ns) / gap + 1;
+
+	if (!f->paused) {
+		f->paused = 1;
+	} else if (flow_quiet(p, f, now)) {
+		if (f->pub.sent > f->recv + f->pub.lost)
+			f->pub.lost = f->pub.sent - f->recv;
+		f->quiet_ns = now;
+	}
+	p->r->not_over += n;
+	f->next_ns += n * gap;
+	f->held = 0;
+}
+
+/*
  * The packets due at @now, one per flow in turn, from a flow that moves
  * on each time: what leaves together (a late wake-up, several flows due
  * at once) is interleaved.  Flow by flow, the flows late in the order
@@ -1001,12 +1027,16 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			if (f->next_ns > now || (p->o->loop && !f->seeds))
 				continue;
+			/* (a loop's seeds: the kernel judges its packets) */
 			over = flow_over(p, f);
-			if (!fp_emu_wanted(&p->o->rc, over)) {
-				/* its slot passes unused: the rate stays the flow's */
-				p->r->not_over++;
-				f->next_ns += flow_gap_ns(f);
+			if (!p->o->loop && !fp_emu_wanted(&p->o->rc, over)) {
+				flow_pause(p, f, now);
 				continue;
+			}
+			if (f->paused) {
+				/* no credit was due while it sent none */
+				f->paused = 0;
+				f->quiet_ns = now;
 			}
 			if (!emu_ok(p, now)) {
 				f->held = 1;
@@ -1181,15 +1211,23 @@ static int pacer_open(struct pacer *p)
 {
 	char dir[256];
 
-	p->fd_ledgers = pin_open("bpf_flashpass", "fp_ledgers");
-	p->fd_emu = pin_open("bpf_flashpass", "fp_emu");
-	if (p->fd_ledgers < 0 || p->fd_emu < 0) {
+	/* the values' layout this build's: one attached by another build
+	 * (its pins outlive it) would be read and written wrong */
+	p->fd_ledgers = pin_open_map("bpf_flashpass", "fp_ledgers", sizeof(struct fp_ledger));
+	p->fd_emu = pin_open_map("bpf_flashpass", "fp_emu", sizeof(struct fp_emu));
+	if (p->o->loop && p->fd_ledgers >= 0 && p->fd_emu >= 0)
+		p->fd_loop =
+			pin_open_map("bpf_flashpass", "fp_loop_cfg", sizeof(struct fp_loop_cfg));
+	if (p->fd_ledgers < 0 || p->fd_emu < 0 || (p->o->loop && p->fd_loop < 0)) {
 		pin_dir("bpf_flashpass", dir, sizeof(dir));
-		pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it first\n", dir);
-		return -ENOENT;
-	}
-	if (p->o->loop && (p->fd_loop = pin_open("bpf_flashpass", "fp_loop_cfg")) < 0) {
-		pr_warn("pacer: bpf_flashpass has no fp_loop_cfg map: attach this build's\n");
+		if (errno == EBADMSG)
+			pr_warn("pacer: bpf_flashpass in %s was attached by another build of "
+				"ccsuite: detach it and attach this build's\n",
+				dir);
+		else
+			pr_warn("pacer: bpf_flashpass's maps are not pinned in %s: attach it "
+				"first\n",
+				dir);
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < (p->o->n_netns ? p->o->n_netns : 1); i++) {

@@ -28,6 +28,22 @@ int pin_open(const char *cc, const char *name)
 	return bpf_obj_get(path);
 }
 
+int pin_open_map(const char *cc, const char *name, size_t value_size)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	int fd = pin_open(cc, name);
+
+	if (fd < 0)
+		return fd;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.value_size != value_size) {
+		close(fd);
+		errno = EBADMSG;
+		return -1;
+	}
+	return fd;
+}
+
 const char *pin_name(struct bpf_object *obj, struct bpf_map *m)
 {
 	if (m == obj_struct_ops(obj))

@@ -65,6 +65,12 @@ check_fails "switch: an emulation class of the ingress qdisc's major (ffff)" "no
 	"$CCLOAD" switch attach lo --emulation 7190 --emu-class ffff:1
 check_fails "switch: an emulation class without the emulation queue" "no emulation queue" \
 	"$CCLOAD" switch attach lo --emu-class 1:20
+check_fails "switch: --emu-keep without the emulation queue" "no emulation queue" \
+	"$CCLOAD" switch attach lo --emu-keep 50
+check_fails "switch: --emu-over without the emulation queue, even at its default" \
+	"no emulation queue" "$CCLOAD" switch attach lo --emu-over 2
+check_fails "switch: --emu-over above the queue's 8 packets" "not a number of packets" \
+	"$CCLOAD" switch attach lo --emulation 7190 --emu-over 9
 check_fails "switch: no such device" "no device 'nodev0'" "$CCLOAD" switch attach nodev0
 check_fails "switch: stats without a switch" "no switch attached" "$CCLOAD" switch stats lo
 check_fails "switch stats: an attach option" "is not one of its options" \
