@@ -967,7 +967,7 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
 /*
  * Without over-provisioning (--no-over-provision), @f's expected credits
  * cover its demand: every slot due at @now passes unused, its rate stays
- * (the slots are counted in the report).  Should the credits of its last
+ * (the slots are counted in the report); with loop, the seeds left.  Should the credits of its last
  * packets never come (none for a credit's overdue time and an interval,
  * flow_quiet()), those packets are counted lost: expected credits that
  * will not come cover nothing, and it sends again, or it would wait for
@@ -977,6 +977,15 @@ static void flow_pause(struct pacer *p, struct pflow *f, uint64_t now)
 {
 	uint64_t gap = flow_gap_ns(f), n = (now - f->next_ns) / gap + 1;
 
+	if (p->o->loop) {
+		/* the seeds sent cover the demand (before their credits,
+		 * the only packets the counts know of): the rest are not
+		 * sent, and the loop is seeded again if it dies (flow_seed()) */
+		p->r->not_over += f->seeds;
+		f->seeds = 0;
+		f->seed_ns = now;
+		return;
+	}
 	if (!f->paused) {
 		f->paused = 1;
 	} else if (flow_quiet(p, f, now)) {
@@ -1027,9 +1036,8 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 			}
 			if (f->next_ns > now || (p->o->loop && !f->seeds))
 				continue;
-			/* (a loop's seeds: the kernel judges its packets) */
 			over = flow_over(p, f);
-			if (!p->o->loop && !fp_emu_wanted(&p->o->rc, over)) {
+			if (!fp_emu_wanted(&p->o->rc, over)) {
 				flow_pause(p, f, now);
 				continue;
 			}
