@@ -967,11 +967,11 @@ static void count_late(struct pacer_report *r, uint64_t late_ns)
 /*
  * Without over-provisioning (--no-over-provision), @f's expected credits
  * cover its demand: every slot due at @now passes unused, its rate stays
- * (the slots are counted in the report); with loop, the seeds left.  Should the credits of its last
- * packets never come (none for a credit's overdue time and an interval,
- * flow_quiet()), those packets are counted lost: expected credits that
- * will not come cover nothing, and it sends again, or it would wait for
- * them for good.
+ * (the slots are counted in the report); with loop, the seeds left do.
+ * Should the credits of its last packets never come (none for a credit's
+ * overdue time and an interval, flow_quiet()), those packets are counted
+ * lost: expected credits that will not come cover nothing, and it sends
+ * again, or it would wait for them for good.
  */
 static void flow_pause(struct pacer *p, struct pflow *f, uint64_t now)
 {
