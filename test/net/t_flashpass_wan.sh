@@ -94,7 +94,10 @@ ledgers() { "$CCLOAD" -q flashpass flows --json | jq -s 'length'; }
 
 round $FLOWS 45
 # finishing flows send over-provisioned packets (a flow whose demand is
-# known and covered: the flows that fit their send buffer, most of them)
+# known and covered: the flows that fit their send buffer, most of them).
+# These bounds are structural, not a measured spread: some (4062 in one
+# run) with over-provisioning, none without, and the slots the pacer lets
+# pass exist only without it.
 check_range "the pacer's over-provisioned emulation packets" "$(pacer_count over-provisioned)" 1 1e9
 check_range "those at the switches, passed or dropped" "$(over_at_switches)" 1 1e9
 check_range "slots it let pass" "$(pacer_count 'not sent as such')" 0 0
