@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # REPS, OUT, RUN ...: the drivers read them
 # The experiment driver shared by bench/bbr-parity, bench/tldct-paper,
 # bench/flashpass-paper, bench/ppqd-paper, bench/mptcp-baseline,
-# bench/cpucost and bench/backend-xcheck (and every paper reproduction to
-# come; source it):
+# bench/cpucost, bench/backend-xcheck, bench/accuracy and
+# bench/flashpass-pacer (and every paper reproduction to come; source it):
 #
 #   exp_init NAME                    defaults; --help prints the caller's
 #                                    header (its comment lines after #!)

@@ -35,7 +35,7 @@ PUB=bench/published
 # matches): how its table is made (bench/lib/GEN.md.jq; ".md": its own .md
 # field; "-": it has none) and the code it measures (git pathspecs).
 PUB_TABLES='
-accuracy.json                      accuracy         test/net/topo.sh bench/delayline.c tc/switch.*
+accuracy/accuracy.json             accuracy         test/net/topo.sh bench/delayline.c tc/switch.*
 bbr/parity.json                    bbr-parity       bpf/bbr.bpf.c bpf/bbr.h bpf/lib
 cpucost/*.json                     cpucost          bpf/dctcp* bpf/tldct* bpf/bbr* bpf/lib bench/twins bench/ccost.c
 flashpass/flashpass.json           flashpass-paper  bpf/flashpass* bpf/lib tc loader/lib/pacer* loader/algos/flashpass.c
