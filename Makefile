@@ -64,7 +64,7 @@ TWINS     := $(BUILD)/bench/dctcp_twin.bpf.o $(SELF_TWINS:%=$(BUILD)/bench/%_twi
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	     libcriterion-dev iperf3 iproute2 ethtool jq bpftrace util-linux procps \
 	     vde2 gnuplot-nox fonts-liberation iputils-ping shellcheck clang-format python3 \
-	     groff-base man-db
+	     groff-base man-db debhelper systemd
 
 # shell scripts: the *.sh files and every tracked file with a shell #!
 SCRIPTS    = $(sort $(shell git ls-files '*.sh'; git ls-files | xargs grep -l '^\#!.*\(bash\|/sh\)' 2>/dev/null))
@@ -107,7 +107,9 @@ $(BUILD)/loader/main.o: $(BUILD)/version.h
 # Only what is missing is installed; apt-get update runs only then.
 # Without recommends: gnuplot's would bring groff, and groff's ImageMagick and
 # Ghostscript (about 60 packages CI does not need); fonts-liberation is the one
-# the PNG plots use.  groff-base and man-db: make check-docs renders ccload(8).
+# the PNG plots use.  groff-base and man-db: make check-docs renders ccload(8);
+# debhelper and systemd: test t_deb builds the package, t_service verifies
+# the units (systemd-analyze).
 deps:
 	@missing=$$(for p in $(DEPS_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
@@ -181,13 +183,13 @@ $(BUILD)/%.pre610.skel.h: $(BUILD)/%.pre610.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_pre610_bpf > $@
 
 $(BUILD)/loader/lib/%.o: loader/lib/%.c $(wildcard loader/lib/*.h bpf/*.h bpf/*/*.h) $(SKELS) | $(BUILD)/loader/lib
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/loader/algos/%.o: loader/algos/%.c $(wildcard loader/*.h loader/algos/*.h loader/lib/*.h bpf/*.h bpf/*/*.h tc/*.h) $(SKELS) | $(BUILD)/loader/algos
-	$(CC) $(CFLAGS) -Iloader/algos -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iloader/algos -c $< -o $@
 
 $(BUILD)/loader/%.o: loader/%.c $(wildcard loader/*.h loader/lib/*.h bpf/*.h bpf/*/*.h tc/*.h) $(SKELS) | $(BUILD)/loader
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # CCS_ALGOS(X) with X(<algo>) for each algorithm, in ALGOS' order (ccload
 # list's): the registry's entries.
@@ -202,33 +204,33 @@ $(LIBCCS): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(BUILD)/ccload: $(LOADER_OBJS) $(LIBCCS)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_BPF)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $^ $(LDFLAGS) -o $@ $(LDLIBS_BPF)
 
 # the tools parse rates and sizes as ccload does (loader/lib/parse.c)
 $(BUILD)/tcpxfer: bench/tcpxfer.c bench/pattern.h $(LOADER_PURE) loader/lib/util.h loader/task_api.h bpf/tldct.h | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@ -lm
 
 $(BUILD)/ccost: bench/ccost.c $(LOADER_PURE) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@
 
 # the scripts' rates, sizes and times (test/net/topo.sh, bench/run)
 $(BUILD)/units: bench/units.c $(LOADER_PURE) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@
 
 $(BUILD)/flowsample: bench/flowsample.c $(LOADER_PURE) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@
 
 # the test network's delay line (test/net/topo.sh, backend "tap")
 $(BUILD)/delayline: bench/delayline.c $(LOADER_PURE) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@
 
 # docs/*.md's tables of tunables and stats, from the registry and bpf/'s lists
 $(BUILD)/docgen: docs/docgen.c $(LIBCCS) | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LIBCCS) -o $@ $(LDLIBS_BPF)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIBCCS) $(LDFLAGS) -o $@ $(LDLIBS_BPF)
 
 $(BUILD)/wlgen: bench/wlgen.c $(LOADER_PURE) bench/cdf.h bench/pattern.h loader/lib/util.h loader/task_api.h \
 		bpf/tldct.h | $(BUILD)
-	$(CC) $(CFLAGS) $< $(LOADER_PURE) -o $@ -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LOADER_PURE) $(LDFLAGS) -o $@ -lm
 
 # Style: shellcheck (warnings and errors) on every script, clang-format
 # (.clang-format, kernel style) on every C file; both only check.
@@ -280,7 +282,7 @@ KERN_SRCS := $(filter-out %.bpf.c,$(wildcard test/kern/*.c))
 KERN_BIN  := $(BUILD)/test/kern
 
 $(UNIT_BIN): $(UNIT_SRCS) $(LOADER_PURE) $(wildcard bpf/*.h bpf/*/*.h tc/*.h bench/*.h) | $(BUILD)/test
-	$(CC) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) -o $@ -lcriterion -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(UNIT_SRCS) $(LOADER_PURE) $(LDFLAGS) -o $@ -lcriterion -lm
 
 # test-only algorithms (test/kern/test_algo.c; bpf_ccsdummy's registry file
 # test/kern/ccsdummy.c)
@@ -288,7 +290,7 @@ $(BUILD)/test/%.skel.h: $(BUILD)/test/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
 $(KERN_BIN): $(KERN_SRCS) $(SKELS) $(BUILD)/test/ccsdummy.skel.h $(LIBCCS) | $(BUILD)/test
-	$(CC) $(CFLAGS) -I$(BUILD)/test $(KERN_SRCS) $(LIBCCS) -o $@ -lcriterion $(LDLIBS_BPF)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/test $(KERN_SRCS) $(LIBCCS) $(LDFLAGS) -o $@ -lcriterion $(LDLIBS_BPF)
 
 # Every test: on the running kernel, then under Debian's 6.1 in qemu
 # (test/vm/suite: the runner's tests and the integration subset).
@@ -330,9 +332,11 @@ DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
 DOCDIR     ?= $(DATADIR)/doc/ccsuite
 COMPDIR    ?= $(DATADIR)/bash-completion/completions
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
 INSTALL    ?= install
+UNITS      := $(notdir $(wildcard loader/service/*.service loader/service/*.timer))
 INST_FILES := $(SBINDIR)/ccload $(BINDIR)/tcpxfer $(BINDIR)/wlgen \
-	      $(MANDIR)/man8/ccload.8 $(COMPDIR)/ccload \
+	      $(MANDIR)/man8/ccload.8 $(COMPDIR)/ccload $(addprefix $(UNITDIR)/,$(UNITS)) \
 	      $(patsubst bench/trace/%,$(DATADIR)/ccsuite/bpftrace/%,$(wildcard bench/trace/*.bt)) \
 	      $(DOCDIR)/README.md $(patsubst docs/%,$(DOCDIR)/docs/%,$(wildcard docs/*.md))
 
@@ -346,7 +350,18 @@ install: $(BUILD)/ccload $(BUILD)/tcpxfer $(BUILD)/wlgen man
 	$(INSTALL) -m 0755 bench/trace/*.bt $(DESTDIR)$(DATADIR)/ccsuite/bpftrace/
 	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
+	for u in $(UNITS); do \
+		sed 's|/usr/sbin/ccload|$(SBINDIR)/ccload|g' loader/service/$$u >$(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u; \
+	done
+	@# /etc/ccsuite/ccsuite.conf (what ccload service reads, whatever PREFIX):
+	@# the operator's, installed only where there is none
+	[ -e $(DESTDIR)/etc/ccsuite/ccsuite.conf ] || \
+		$(INSTALL) -D -m 0644 loader/service/ccsuite.conf $(DESTDIR)/etc/ccsuite/ccsuite.conf
 
+# (the config in /etc/ccsuite stays: the operator's; enabled units are
+# disabled first: systemctl disable ccsuite)
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
 	-rmdir $(DESTDIR)$(DATADIR)/ccsuite/bpftrace $(DESTDIR)$(DATADIR)/ccsuite \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ccload list / attach / detach: the command line over lib/attach.h. */
 #include <dirent.h>
+#include <getopt.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -22,13 +23,10 @@
 #include "stats_map.h"
 #include "util.h"
 
-#define MAX_SETS 32
-#define MAX_TC	 16
-
 /* ---- attach ---- */
 
 struct attach_args {
-	char *set_texts[MAX_SETS], *tc_texts[MAX_TC];
+	char *set_texts[ATTACH_MAX_SETS], *tc_texts[ATTACH_MAX_TC];
 	int n_sets, n_tc;
 	struct attach_opts o;
 };
@@ -93,7 +91,8 @@ static int attach_opt(void *st, int c, char *arg)
 	switch (c) {
 	case 's':
 	case 't':
-		if ((c == 's' ? a->n_sets : a->n_tc) == (c == 's' ? MAX_SETS : MAX_TC)) {
+		if ((c == 's' ? a->n_sets : a->n_tc) ==
+		    (c == 's' ? ATTACH_MAX_SETS : ATTACH_MAX_TC)) {
 			pr_warn("too many --%s\n", c == 's' ? "set" : "tc");
 			return 2;
 		}
@@ -110,46 +109,90 @@ static int attach_opt(void *st, int c, char *arg)
 	return 0;
 }
 
-static int attach_run(void *st, int sub, int argc, char **argv)
+/* @a's options and operands checked and made @l's attach_opts: 0, or 2
+ * after a message. */
+static int attach_prepare(const struct attach_args *a, int argc, char **argv, struct attach_line *l)
 {
-	struct attach_args *a = st;
-	struct tunable_set sets[MAX_SETS];
-	struct tc_place tc[MAX_TC];
-	struct attach_opts o = a->o;
+	struct attach_opts *o = &l->o;
 	int i;
 
-	(void)sub;
-	o.sets = sets;
-	o.tc = tc;
-	if (!o.objfile && argc != 1) {
+	*o = a->o;
+	o->sets = l->sets;
+	o->tc = l->tc;
+	if (!o->objfile && argc != 1) {
 		cli_usage(&attach_cli, stderr);
 		return 2;
 	}
-	if (o.objfile && argc) {
+	if (o->objfile && argc) {
 		pr_warn("attach: give either <algo> or --obj, not both\n");
 		return 2;
 	}
-	if (!o.objfile) {
-		o.algo = algo_find(argv[0]);
-		if (!o.algo) {
+	if (!o->objfile) {
+		o->algo = algo_find(argv[0]);
+		if (!o->algo) {
 			pr_warn("unknown algorithm '%s' (ccload list shows them)\n", argv[0]);
 			return 2;
 		}
 	}
 	for (i = 0; i < a->n_sets; i++)
-		if (parse_set(o.algo, a->set_texts[i], &sets[i]))
+		if (parse_set(o->algo, a->set_texts[i], &l->sets[i]))
 			return 2;
 	for (i = 0; i < a->n_tc; i++)
-		if (!o.algo || tc_place_parse(o.algo, a->tc_texts[i], &tc[i])) {
-			if (!o.algo)
+		if (!o->algo || tc_place_parse(o->algo, a->tc_texts[i], &l->tc[i])) {
+			if (!o->algo)
 				pr_warn("--tc: TC roles are known only for the suite's algorithms\n");
 			return 2;
 		}
-	o.n_sets = (size_t)a->n_sets;
-	o.n_tc = (size_t)a->n_tc;
+	o->n_sets = (size_t)a->n_sets;
+	o->n_tc = (size_t)a->n_tc;
+	return 0;
+}
+
+static int attach_run(void *st, int sub, int argc, char **argv)
+{
+	struct attach_line l;
+
+	(void)sub;
+	if (attach_prepare(st, argc, argv, &l))
+		return 2;
 	if (attach_env_check())
 		return 1;
-	return algo_attach(&o) ? 1 : 0;
+	return algo_attach(&l.o) ? 1 : 0;
+}
+
+int attach_parse(int argc, char **argv, struct attach_line *l)
+{
+	struct attach_args a = { 0 };
+	int key, i, err = 0, n;
+
+	/* one line of message each, from here: getopt's and the usage off */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			pr_warn("'%s' is not for a config line\n", argv[i]);
+			return 2;
+		}
+	optind = 0;
+	opterr = 0;
+	while (!err && (key = cli_getopt(&attach_cli, -1, argc, argv)) != -1) {
+		if (key == '?') {
+			pr_warn("'%s' is not an option of attach, or lacks its value (ccload attach "
+				"--help)\n",
+				argv[optind - 1]);
+			err = 2;
+		} else {
+			err = attach_opt(&a, key, optarg);
+		}
+	}
+	opterr = 1;
+	if (err)
+		return err;
+	n = argc - optind;
+	if (n != (a.o.objfile ? 0 : 1)) {
+		pr_warn("attach wants one algorithm%s, got %d word(s) besides the options\n",
+			a.o.objfile ? " or --obj" : "", n);
+		return 2;
+	}
+	return attach_prepare(&a, n, argv + optind, l);
 }
 
 /* ---- detach ---- */
@@ -230,21 +273,6 @@ const struct cli list_cli = {
 		 "with current values (defaults when not registered).",
 	.run = list_run,
 };
-
-struct id_ctx {
-	const char *name;
-	uint32_t id;
-};
-
-static int id_of_name(const struct kcc *k, void *ctx)
-{
-	struct id_ctx *x = ctx;
-
-	if (!k->in_use || strcmp(k->name, x->name))
-		return 0;
-	x->id = k->map_id;
-	return 1;
-}
 
 /* Current tunable values (the registration's, else the defaults). */
 static void list_tunables(const struct algo *a)
@@ -347,15 +375,13 @@ static void list_process(const struct algo *a)
 /* Whether @name is registered, its map id, whether it is the default. */
 static void list_registration(const char *name, const char *def)
 {
-	struct id_ctx x = { .name = name };
 	struct ccs_stats s;
 
 	if (!cc_registered(name)) {
 		printf("    not registered\n");
 		return;
 	}
-	kcc_for_each(id_of_name, &x);
-	printf("    registered (struct_ops map id %u)%s", x.id,
+	printf("    registered (struct_ops map id %u)%s", kcc_registered_id(name),
 	       strcmp(def, name) ? "" : ", system default");
 	if (stats_read_pinned(name, &s) == 0)
 		printf(", %" PRIu64 " flows using it now",

@@ -16,7 +16,7 @@
 #include "version.h" /* made by the Makefile from debian/changelog */
 
 static const struct cli *const cmds[] = {
-	&list_cli, &attach_cli, &detach_cli, &stats_cli, &switch_cli, &tc_cli,
+	&list_cli, &attach_cli, &detach_cli, &stats_cli, &switch_cli, &tc_cli, &service_cli,
 };
 
 static const struct cli *find_cmd(const char *name)

@@ -45,6 +45,13 @@ static int make_default(const char *cc)
 	return err;
 }
 
+static bool is_default(const char *cc)
+{
+	char cur[64];
+
+	return read_line(SYSCTL_CC, cur, sizeof(cur)) == 0 && !strcmp(cur, cc);
+}
+
 /* A default that is about to disappear goes back to what it replaced. */
 static void restore_default(const char *cc)
 {
@@ -423,7 +430,9 @@ static int install(const struct attach_opts *o, struct bpf_object *obj, const ch
 		err = attach_iters(o->algo, obj, name);
 	for (i = 0; !err && i < o->n_tc; i++)
 		err = tc_role_attach(o->algo, obj, &o->tc[i]);
-	if (!err && o->as_default)
+	/* A replaced registration that is the default: the sysctl holds the old
+	 * instance, which new sockets would still get; pointed at the new one. */
+	if (!err && (o->as_default || is_default(name)))
 		err = make_default(name);
 	if (!err && o->non_restricted)
 		err = make_non_restricted(name);

@@ -161,3 +161,26 @@ bool cc_registered(const char *name)
 {
 	return word_in_file(SYSCTL_AVAIL, name);
 }
+
+struct id_ctx {
+	const char *name;
+	uint32_t id;
+};
+
+static int id_of_name(const struct kcc *k, void *ctx)
+{
+	struct id_ctx *x = ctx;
+
+	if (!k->in_use || strcmp(k->name, x->name))
+		return 0;
+	x->id = k->map_id;
+	return 1;
+}
+
+uint32_t kcc_registered_id(const char *name)
+{
+	struct id_ctx x = { .name = name };
+
+	kcc_for_each(id_of_name, &x);
+	return x.id;
+}

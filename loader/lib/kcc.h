@@ -24,6 +24,9 @@ int kcc_for_each(int (*fn)(const struct kcc *k, void *ctx), void *ctx);
 /* Unregister every registered map named @name; returns how many, or < 0. */
 int kcc_unregister(const char *name);
 
+/* The struct_ops map id of @name's registration; 0 when there is none. */
+uint32_t kcc_registered_id(const char *name);
+
 /* Is @name a registered CC (the kernel's available list)? */
 bool cc_registered(const char *name);
 

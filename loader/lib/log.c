@@ -16,12 +16,21 @@ static char *vlog; /* last verifier log seen */
 static size_t vlog_len, vlog_cap;
 static int in_vlog;
 
+static const char *warn_prefix;
+
+void log_warn_prefix(const char *prefix)
+{
+	warn_prefix = prefix;
+}
+
 void pr_log(enum log_level level, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (level > log_level)
 		return;
+	if (level == LOG_WARN && warn_prefix)
+		fputs(warn_prefix, stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

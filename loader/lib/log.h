@@ -11,6 +11,9 @@ extern enum log_level log_level;
 
 void pr_log(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Begin each warning with @prefix ("FILE:LINE: "); NULL: none. */
+void log_warn_prefix(const char *prefix);
+
 #define pr_warn(...)  pr_log(LOG_WARN, __VA_ARGS__)
 #define pr_info(...)  pr_log(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)

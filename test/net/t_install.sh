@@ -2,7 +2,8 @@
 # make install and make uninstall into a staging root (DESTDIR), PREFIX
 # /usr as a package has it: every file where the Makefile says, the
 # staged ccload working alone (its BPF objects are inside it: attach,
-# stats, detach), and nothing left after uninstall.
+# stats, detach), the units naming it, and nothing left after uninstall
+# but the config (the operator's).
 source "$(dirname "$0")/lib.sh"
 
 TMP=$(mktemp -d)
@@ -18,15 +19,23 @@ echo "make install DESTDIR=... PREFIX=/usr"
 check "it exits 0" inst install
 files=(usr/sbin/ccload usr/bin/tcpxfer usr/bin/wlgen usr/share/man/man8/ccload.8
 	usr/share/bash-completion/completions/ccload usr/share/ccsuite/bpftrace/flashpass.bt
-	usr/share/doc/ccsuite/README.md usr/share/doc/ccsuite/docs/flashpass.md)
+	usr/share/doc/ccsuite/README.md usr/share/doc/ccsuite/docs/flashpass.md
+	usr/lib/systemd/system/ccsuite.service usr/lib/systemd/system/ccsuite-prom.timer
+	usr/lib/systemd/system/ccsuite-prom.service usr/lib/systemd/system/ccsuite-flashpass.service
+	etc/ccsuite/ccsuite.conf)
 missing=()
 for f in "${files[@]}"; do [ -f "$ROOT/$f" ] || missing+=("$f"); done
-check "the programs, the man page, the completion, the bpftrace scripts, the docs (missing: ${missing[*]:-none})" \
+check "the programs, the man page, the completion, the bpftrace scripts, the docs, the units, the config (missing: ${missing[*]:-none})" \
 	[ ${#missing[@]} = 0 ]
 check "ccload and the bpftrace scripts are mode 755, the man page 644" \
 	[ "$(stat -c %a "$ROOT/usr/sbin/ccload" "$ROOT/usr/share/ccsuite/bpftrace/flashpass.bt" \
 		"$ROOT/usr/share/man/man8/ccload.8" | xargs)" = "755 755 644" ]
-check "nothing outside PREFIX (/usr)" [ "$(ls "$ROOT")" = usr ]
+check "nothing outside PREFIX (/usr) but the config in /etc" [ "$(cd "$ROOT" && echo *)" = "etc usr" ]
+make -s -C "$TOPO_ROOT" install DESTDIR="$TMP/local" PREFIX=/usr/local >"$TMP/local.log" 2>&1
+check "with PREFIX=/usr/local the units run /usr/local/sbin/ccload" \
+	grep -q '^ExecStart=/usr/local/sbin/ccload service start$' "$TMP/local/usr/local/lib/systemd/system/ccsuite.service"
+echo "# edited" >>"$ROOT/etc/ccsuite/ccsuite.conf"
+check "a second install keeps an edited config" bash -c "inst() { make -s -C '$TOPO_ROOT' install DESTDIR='$ROOT' PREFIX=/usr >/dev/null 2>&1; }; inst && tail -n 1 '$ROOT/etc/ccsuite/ccsuite.conf' | grep -qx '# edited'"
 
 ccl=$ROOT/usr/sbin/ccload
 out=$("$ccl" --version)
@@ -38,5 +47,5 @@ check "man renders the installed page" bash -c "MANWIDTH=80 man -l '$ROOT/usr/sh
 
 echo "make uninstall"
 check "it exits 0" inst uninstall
-check "no file is left (left: $(cd "$ROOT" && find . -type f | head -3 | xargs))" \
-	[ -z "$(find "$ROOT" -type f)" ]
+check "no file is left but the config (left: $(cd "$ROOT" && find . -type f | head -3 | xargs))" \
+	[ "$(cd "$ROOT" && find . -type f)" = ./etc/ccsuite/ccsuite.conf ]
