@@ -940,8 +940,7 @@ static int build_release(struct pacer *p, struct pflow *f, size_t i, uint64_t no
  * queue's depth.  A flow's rate is at most r_max, but flows are many: a
  * process that opens a thousand of them would otherwise have the pacer
  * send a thousand links' worth.  Beyond the cap the flows due take
- * turns (fill_batch()), each packet leaving, and stamped, when the cap
- * lets it.
+ * turns (fill_batch()), late, and skip ahead as any late flow does.
  */
 #define PACER_EMU_DEPTH 8
 
@@ -1051,21 +1050,12 @@ static size_t fill_batch(struct pacer *p, uint64_t now)
 				f->held = 1;
 				continue;
 			}
-			if (f->held) {
-				/* Held back by the cap: its slot is now.  A packet
-				 * stamped with the time it was due (T) would have its
-				 * credit usable by the hold too early, and its release
-				 * late by as much: up to PACER_LAG_MAX, past the
-				 * expiry.  Nor is the hold the pacer's lateness. */
-				p->r->capped++;
-				f->held = 0;
-				f->next_ns = now;
-			} else {
-				count_late(p->r, now - f->next_ns);
-			}
+			count_late(p->r, now - f->next_ns);
 			build(p, f, batch++, f->next_ns, over);
 			f->seeds -= f->seeds > 0;
 			emu_spent(p, now);
+			p->r->capped += f->held;
+			f->held = 0;
 			f->next_ns +=
 				fp_gap_jitter(flow_gap_ns(f), p->o->jitter_pct, pacer_rnd(p, 0));
 			more = 1;
