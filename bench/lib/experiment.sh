@@ -84,7 +84,11 @@ exp_parse() {
 		esac
 	done
 	[ -n "$OUT" ] || OUT=$ROOT/bench/results/$EXP_NAME/$(date +%Y%m%d-%H%M%S)
-	mkdir -p "$OUT" || exp_die "cannot create $OUT"
+	if [ "$RUN" = 0 ]; then
+		[ -d "$OUT" ] || exp_die "--report: no directory $OUT"
+	else
+		mkdir -p "$OUT" || exp_die "cannot create $OUT"
+	fi
 	# a run records what it measured on; --report only reads it
 	[ "$RUN" = 0 ] || exp_record >>"$OUT/provenance.jsonl" || exp_die "cannot write $OUT/provenance.jsonl"
 }

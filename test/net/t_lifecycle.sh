@@ -27,7 +27,7 @@ check "unregistered" bash -c "! tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_co
 check "pins removed" test ! -e $PIN
 check_fails "detach again says it is not registered" "not registered" "$CCLOAD" detach bpf_dctcp
 check "re-attach with a tunable" "$CCLOAD" -q attach bpf_dctcp --set shift_g=6
-check "list shows the tunable's current value" bash -c "'$CCLOAD' -q list | grep -Eq 'shift_g +\= 6 '"
+check "list shows the tunable's current value" bash -c "'$CCLOAD' -q list | grep -Eq 'shift_g += 6 '"
 
 echo "detach while a flow runs: the flow keeps the CC and completes"
 topo_node h
