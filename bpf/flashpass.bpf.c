@@ -674,6 +674,15 @@ __u32 BPF_PROG(fp_undo_cwnd, struct sock *sk)
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }
 
+/* The kernel calls set_state() right after it took ssthresh()'s result
+ * (entering CWR, Recovery or Loss): a corrupted one is put right here,
+ * before TCP sends under it, not at the next ACK (ccs_ret_repair()). */
+SEC("struct_ops")
+void BPF_PROG(fp_set_state, struct sock *sk, __u8 new_state)
+{
+	fp_repair(sk, inet_csk_ca(sk));
+}
+
 SEC("struct_ops")
 void BPF_PROG(fp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
@@ -713,6 +722,7 @@ struct tcp_congestion_ops flashpass = {
 	.cong_control = (void *)fp_cong_control,
 	.undo_cwnd = (void *)fp_undo_cwnd,
 	.cwnd_event = (void *)fp_cwnd_event,
+	.set_state = (void *)fp_set_state,
 	.in_ack_event = (void *)fp_in_ack_event,
 	.name = "bpf_flashpass",
 };

@@ -48,6 +48,15 @@ __u32 BPF_PROG(lia_undo_cwnd, struct sock *sk)
 	return cpl_core_undo_cwnd(sk, inet_csk_ca(sk));
 }
 
+/* The kernel calls set_state() right after it took ssthresh()'s result
+ * (entering CWR, Recovery or Loss): a corrupted one is put right here,
+ * before TCP sends under it, not at the next ACK (ccs_ret_repair()). */
+SEC("struct_ops")
+void BPF_PROG(lia_set_state, struct sock *sk, __u8 new_state)
+{
+	cpl_core_repair(sk, inet_csk_ca(sk));
+}
+
 SEC("struct_ops")
 void BPF_PROG(lia_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
@@ -81,6 +90,7 @@ struct tcp_congestion_ops lia = {
 	.ssthresh = (void *)lia_ssthresh,
 	.undo_cwnd = (void *)lia_undo_cwnd,
 	.cwnd_event = (void *)lia_cwnd_event,
+	.set_state = (void *)lia_set_state,
 	.cong_control = (void *)lia_cong_control,
 	.name = "bpf_lia",
 };

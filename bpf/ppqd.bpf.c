@@ -117,6 +117,15 @@ __u32 BPF_PROG(ppqd_undo_cwnd, struct sock *sk)
 	return cpl_core_undo_cwnd(sk, inet_csk_ca(sk));
 }
 
+/* The kernel calls set_state() right after it took ssthresh()'s result
+ * (entering CWR, Recovery or Loss): a corrupted one is put right here,
+ * before TCP sends under it, not at the next ACK (ccs_ret_repair()). */
+SEC("struct_ops")
+void BPF_PROG(ppqd_set_state, struct sock *sk, __u8 new_state)
+{
+	cpl_core_repair(sk, inet_csk_ca(sk));
+}
+
 SEC("struct_ops")
 void BPF_PROG(ppqd_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
@@ -276,6 +285,7 @@ struct tcp_congestion_ops ppqd = {
 	.ssthresh = (void *)ppqd_ssthresh,
 	.undo_cwnd = (void *)ppqd_undo_cwnd,
 	.cwnd_event = (void *)ppqd_cwnd_event,
+	.set_state = (void *)ppqd_set_state,
 	.pkts_acked = (void *)ppqd_pkts_acked,
 	.cong_control = (void *)ppqd_cong_control,
 	.name = "bpf_ppqd",
