@@ -79,8 +79,14 @@ _Static_assert(__builtin_offsetof(struct fp_ca, pace_rate) == 56, "flashpass.bt:
 _Static_assert(__builtin_offsetof(struct fp_ca, spare) == 80, "flashpass.bt: spare @80");
 _Static_assert(__builtin_offsetof(struct fp_ca, emu_pps) == 84, "flashpass.bt: emulation @84");
 
-/* The flow's key: its addresses and ports as the packets carry them.  The
- * local port is inet_sport, not skc_num: a socket going to TCP_CLOSE
+/* The network namespace of @sk, by its cookie (unique while the host runs). */
+static __always_inline __u64 fp_netns_of(const struct sock *sk)
+{
+	return ccs_sock_net(sk)->net_cookie;
+}
+
+/* The flow's key: its namespace, and its addresses and ports as the
+ * packets carry them.  The local port is inet_sport, not skc_num: a socket going to TCP_CLOSE
  * gives its port back (inet_put_port() zeroes inet_num) before release(),
  * whose key must still find the ledger. */
 static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k)
@@ -92,19 +98,14 @@ static __always_inline void fp_key_of_sk(const struct sock *sk, struct fp_key *k
 		__builtin_memcpy(l, sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32, 16);
 		__builtin_memcpy(r, sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32, 16);
 	}
-	fp_key_set(k, l, r, ((const struct inet_sock *)sk)->inet_sport, sk->__sk_common.skc_dport);
+	fp_key_set(k, fp_netns_of(sk), l, r, ((const struct inet_sock *)sk)->inet_sport,
+		   sk->__sk_common.skc_dport);
 	/* a socket to a link-local address is bound to its interface */
 	fp_key_scope(k, sk->__sk_common.skc_bound_dev_if);
 }
 
-/* The network namespace of @sk, by its cookie (unique while the host runs). */
-static __always_inline __u64 fp_netns_of(const struct sock *sk)
-{
-	return ccs_sock_net(sk)->net_cookie;
-}
-
 /* @sk's own ledger: the one under its key that its init() made, not one
- * a flow of another namespace with the same 4-tuple holds. */
+ * an earlier socket of the same namespace and 4-tuple left. */
 static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 {
 	const struct fp_ca *ca = inet_csk_ca(sk);
@@ -113,7 +114,7 @@ static __always_inline struct fp_ledger *fp_ledger_of(const struct sock *sk)
 
 	fp_key_of_sk(sk, &k);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
-	if (!l || l->netns != fp_netns_of(sk) || l->secret != ca->secret)
+	if (!l || l->secret != ca->secret)
 		return NULL;
 	return l;
 }
@@ -190,7 +191,7 @@ SEC("struct_ops")
 void BPF_PROG(fp_init, struct sock *sk)
 {
 	struct fp_ca *ca = inet_csk_ca(sk);
-	__u64 now = bpf_ktime_get_ns(), netns = fp_netns_of(sk);
+	__u64 now = bpf_ktime_get_ns();
 	struct fp_ledger *z, *l;
 	__u32 zero = 0;
 	struct fp_key k;
@@ -207,27 +208,19 @@ void BPF_PROG(fp_init, struct sock *sk)
 		fp_init_fail(ca, FP_STAT_LEDGER_LOST);
 		return;
 	}
-	/* Never over another flow's ledger.  One under this key from this
-	 * namespace is a socket's that is gone (the 4-tuple is this one's
-	 * now): replaced.  LRU: a full table makes room by dropping its
-	 * oldest ledger. */
-	if (bpf_map_update_elem(&fp_ledgers, &k, z, BPF_NOEXIST)) {
-		l = bpf_map_lookup_elem(&fp_ledgers, &k);
-		if (l && l->netns != netns) {
-			fp_init_fail(ca, FP_STAT_LEDGER_BUSY);
-			return;
-		}
-		if (bpf_map_update_elem(&fp_ledgers, &k, z, BPF_ANY)) {
-			fp_init_fail(ca, FP_STAT_LEDGER_LOST);
-			return;
-		}
+	/* One under this key is a socket's that is gone: the namespace and
+	 * 4-tuple are this one's now.  Replaced; its release() finds another
+	 * secret and leaves this one.  LRU: a full table makes room by
+	 * dropping its oldest ledger. */
+	if (bpf_map_update_elem(&fp_ledgers, &k, z, BPF_ANY)) {
+		fp_init_fail(ca, FP_STAT_LEDGER_LOST);
+		return;
 	}
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l) {
 		fp_init_fail(ca, FP_STAT_LEDGER_LOST);
 		return;
 	}
-	l->netns = netns;
 	ca->secret = bpf_get_prandom_u32();
 	l->secret = ca->secret;
 	fp_ledger_seq(sk, l, false);
@@ -249,7 +242,11 @@ void BPF_PROG(fp_release, struct sock *sk)
 	if (!CCS_FLOW_RELEASE((struct fp_ca *)inet_csk_ca(sk)))
 		return;
 	if (!fp_ledger_of(sk))
-		return; /* none, or another namespace's flow's */
+		return; /* none, or a later socket's of this 4-tuple */
+	/* A map has no delete-if-equal: a socket of this namespace taking
+	 * the 4-tuple over from this one's TIME-WAIT between the check and
+	 * the delete (on another CPU) loses its new ledger here and runs as
+	 * Reno (ledger_lost).  No other namespace's ledger is under this key. */
 	fp_key_of_sk(sk, &k);
 	bpf_map_delete_elem(&fp_ledgers, &k);
 }

@@ -50,16 +50,18 @@ fp_loop_cfg_t fp_loop_cfg SEC(".maps");
 FP_TUNABLES(CCS_TUNABLE_RODATA)
 #endif
 
-/* The ledger key of a TCP flow from the sending host's side: its local
- * address and port first, addresses v4-mapped for IPv4. */
-static __always_inline void fp_key_set(struct fp_key *k, const __u32 *local, const __u32 *remote,
-				       __u16 lport, __u16 rport)
+/* The ledger key of a TCP flow of network namespace @netns (its cookie)
+ * from the sending host's side: its local address and port first,
+ * addresses v4-mapped for IPv4. */
+static __always_inline void fp_key_set(struct fp_key *k, __u64 netns, const __u32 *local,
+				       const __u32 *remote, __u16 lport, __u16 rport)
 {
 	__builtin_memcpy(k->saddr, local, 16);
 	__builtin_memcpy(k->daddr, remote, 16);
 	k->sport = lport;
 	k->dport = rport;
 	k->scope = 0;
+	k->netns = netns;
 }
 
 #endif /* CCSUITE_FLASHPASS_BPF_H */

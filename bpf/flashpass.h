@@ -38,8 +38,6 @@
 	X(P, FALLBACKS, fallbacks, COUNTER, "flows that got no credit in time and run as Reno")       \
 	X(P, LEDGER_LOST, ledger_lost, COUNTER,                                                       \
 	  "flows whose ledger was gone (evicted from a full table): run as Reno")                     \
-	X(P, LEDGER_BUSY, ledger_busy, COUNTER,                                                       \
-	  "flows whose 4-tuple a flow of another network namespace holds a ledger for: run as Reno")  \
 	X(P, CREDIT_FUTURE, credit_future, COUNTER,                                                   \
 	  "sender: credits whose T is ahead of this host's clock (not its pacer's), dropped")         \
 	X(P, ACK_IMPLAUSIBLE, ack_implausible, COUNTER,                                               \

@@ -30,6 +30,23 @@
 
 char _license[] SEC("license") = "GPL";
 
+/*
+ * The network namespace (its cookie) of the device @skb is on, which is
+ * the namespace of the socket a flow's packet leaves or reaches there:
+ * what the CC keys the flow's ledger by (fp_netns_of()), so that a
+ * program in one namespace finds no ledger of another's.  Read from the
+ * kernel's sk_buff (the program's context): no TC helper names it on
+ * 6.1, and bpf_get_netns_cookie() names the packet's socket's, which an
+ * arriving packet has not got yet.  0 if it cannot be read: a key of no
+ * namespace, which finds nothing.
+ */
+static __always_inline __u64 fp_skb_netns(struct __sk_buff *skb)
+{
+	struct sk_buff *kskb = (struct sk_buff *)skb;
+
+	return BPF_CORE_READ(kskb, dev, nd_net.net, net_cookie);
+}
+
 /* The fp_wire that is the UDP payload at @c, @len bytes by its header
  * (ccs_pkt_udp()), if the datagram is one of @type. */
 static __always_inline enum fp_wire_err fp_wire_load(struct ccs_cursor *c, int len,
@@ -221,19 +238,16 @@ static __always_inline bool fp_for_this_host(struct __sk_buff *skb, const struct
 
 /*
  * Each source's next due time at rx_pps (fp_rx_admit()), by source address
- * and the receiving device (its index and its MAC address, the frame's
- * destination): a reflector answers whoever the source address names, so
- * no address gets credits at more than rx_pps from one device.  LRU: a
- * flood of sources evicts the quietest, which start a burst again.  TC
- * has no namespace to key by (docs/threat-model.md); two namespaces share
- * a source's bucket only if their devices have one index and one MAC.
+ * and the receiving device (its namespace and index): a reflector answers
+ * whoever the source address names, so no address gets credits at more
+ * than rx_pps from one device.  LRU: a flood of sources evicts the
+ * quietest, which start a burst again.
  */
 struct fp_rx_src {
+	__u64 netns;
 	__u32 addr[4];
 	__u32 ifindex;
-	__u8 mac[6];
-	__u8 v6;
-	__u8 pad;
+	__u32 v6;
 };
 
 struct {
@@ -247,16 +261,15 @@ struct {
  * the race this many times is refused. */
 #define FP_RX_TRIES 4
 
-static __always_inline bool fp_rx_within_rate(struct __sk_buff *skb, const struct ccs_pkt *p)
+static __always_inline bool fp_rx_within_rate(struct __sk_buff *skb, const struct ccs_pkt *p,
+					      __u64 netns)
 {
-	struct fp_rx_src s = { .ifindex = skb->ingress_ifindex, .v6 = p->v6 };
+	struct fp_rx_src s = { .netns = netns, .ifindex = skb->ingress_ifindex, .v6 = p->v6 };
 	__u64 interval = 1000000000ULL / (rx_pps ? rx_pps : 1), now = bpf_ktime_get_ns();
 	__u64 zero = 0, *tat, old, next;
 	int i;
 
 	__builtin_memcpy(s.addr, p->saddr, sizeof(s.addr));
-	if (bpf_skb_load_bytes(skb, 0, s.mac, sizeof(s.mac)))
-		return false;
 	tat = bpf_map_lookup_elem(&fp_rx_rate, &s);
 	if (!tat) {
 		bpf_map_update_elem(&fp_rx_rate, &s, &zero, BPF_NOEXIST);
@@ -284,6 +297,7 @@ int fp_receiver(struct __sk_buff *skb)
 	struct fp_wire w;
 	struct fp_key k;
 	enum fp_wire_err e;
+	__u64 netns;
 	__u8 count;
 	int len;
 
@@ -299,11 +313,12 @@ int fp_receiver(struct __sk_buff *skb)
 	e = fp_wire_load(&c, len, &w, FP_EMULATION);
 	if (e)
 		return fp_wire_drop(e);
-	if (!fp_rx_within_rate(skb, &p)) {
+	netns = fp_skb_netns(skb);
+	if (!fp_rx_within_rate(skb, &p, netns)) {
 		ccs_stat_inc(FP_STAT_RX_LIMITED);
 		return TC_ACT_SHOT;
 	}
-	fp_key_set(&k, p.saddr, p.daddr, uh.source, w.dport);
+	fp_key_set(&k, netns, p.saddr, p.daddr, uh.source, w.dport);
 	k.scope = w.secret;
 	count = fp_batch_count(&k);
 	if (!count) {
@@ -406,7 +421,7 @@ static __always_inline void fp_note_ack(struct __sk_buff *skb, const struct ccs_
 
 	if (!p->th.ack || p->th.syn || p->th.fin || p->th.rst || p->l3_len != hdr)
 		return;
-	fp_key_set(&k, p->daddr, p->saddr, p->th.dest, p->th.source);
+	fp_key_set(&k, fp_skb_netns(skb), p->daddr, p->saddr, p->th.dest, p->th.source);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l)
@@ -921,7 +936,7 @@ int fp_sender_in(struct __sk_buff *skb)
 	if (e)
 		return fp_wire_drop(e);
 	/* the credit's destination is this host: the flow's local end */
-	fp_key_set(&k, p.daddr, p.saddr, uh.dest, w.dport);
+	fp_key_set(&k, fp_skb_netns(skb), p.daddr, p.saddr, uh.dest, w.dport);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l) {
@@ -1026,7 +1041,7 @@ static __always_inline int fp_release(struct __sk_buff *skb, struct ccs_pkt *p,
 	e = fp_wire_load(c, len, &w, FP_RELEASE);
 	if (e && (e != FP_WIRE_TYPE || fp_wire_check(&w, FP_WIRE_LEN, FP_EMULATION)))
 		return TC_ACT_OK;
-	fp_key_set(&k, p->saddr, p->daddr, sport, w.dport);
+	fp_key_set(&k, fp_skb_netns(skb), p->saddr, p->daddr, sport, w.dport);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (e) { /* an emulation packet */
@@ -1064,8 +1079,7 @@ idle:
 
 /*
  * A segment of @l's flow leaving: if its socket's own (its cookie; a raw
- * socket, or another namespace's flow of the same addresses, has
- * another), what it acknowledges is TCP's rcv_wup from now on, the lowest
+ * socket with the flow's addresses has another), what it acknowledges is TCP's rcv_wup from now on, the lowest
  * sequence number an ACK from the peer may carry, and its timestamp echo
  * TCP's ts_recent, the lowest timestamp (fp_ack_now()).  The first
  * segments make the socket a cookie, which the CC records at its next
@@ -1120,7 +1134,7 @@ int fp_sender_out(struct __sk_buff *skb)
 	hdr = p.l4_off - p.l3_off + p.th.doff * 4;
 	if (p.th.syn || p.th.rst || (p.l3_len <= hdr && !p.th.fin && !p.th.ack))
 		return TC_ACT_OK;
-	fp_key_set(&k, p.saddr, p.daddr, p.th.source, p.th.dest);
+	fp_key_set(&k, fp_skb_netns(skb), p.saddr, p.daddr, p.th.source, p.th.dest);
 	fp_key_scope(&k, skb->ifindex);
 	l = bpf_map_lookup_elem(&fp_ledgers, &k);
 	if (!l)

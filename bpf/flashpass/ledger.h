@@ -78,14 +78,14 @@ static inline __u32 fp_stamp(__u64 ns)
 
 /*
  * The ledger of one flow (map fp_ledgers, LRU, keyed by the flow's
- * 4-tuple from the sender's side; freed when the flow closes).  A ledger
- * belongs to the socket that made it (its namespace and secret): a flow
- * of another namespace with the same 4-tuple neither replaces nor frees
- * it, and runs as Reno (ledger_busy).  Written
- * by the CC (demand, phase, calibration), the sender's TC ingress
- * (credits in) and egress (credits spent); each field has one writer,
- * but the ingress, on any CPU, adds to its counters and the ring
- * atomically.  The pacer only reads it.
+ * network namespace and 4-tuple from the sender's side; freed when the
+ * flow closes).  A ledger belongs to the socket that made it (its
+ * secret): another namespace's flow with the same 4-tuple has a ledger
+ * of its own, and its TC programs find only that.  Written by the CC
+ * (demand, phase, calibration), the sender's TC ingress (credits in) and
+ * egress (credits spent); each field has one writer, but the ingress, on
+ * any CPU, adds to its counters and the ring atomically.  The pacer only
+ * reads it.
  */
 enum fp_phase {
 	FP_PHASE_PRECREDIT, /* first RTT: unscheduled data at the initial window */
@@ -104,6 +104,9 @@ struct fp_key {
 	 * on it; 0 for any other flow.  (The receiver's batch table puts the
 	 * packet's secret here instead: tc/flashpass.bpf.c.) */
 	__u32 scope;
+	/* the network namespace (its cookie) of the flow's socket; in a TC
+	 * program, that of the device the packet is on (fp_skb_netns()) */
+	__u64 netns;
 };
 
 /* Is IPv6 address @a (network order) link-local, fe80::/10? */
@@ -163,7 +166,6 @@ struct fp_ledger {
 	__u32 phase;   /* enum fp_phase */
 	__u32 sack_ok; /* the flow negotiated SACK: credit_ack may run */
 	__u32 pad;
-	__u64 netns; /* the network namespace of the socket that owns it (its cookie) */
 	/* at init and each ACK (fp_ledger_seq()), between two increments of
 	 * sock_ver (odd while it writes, so that a reader takes no mix of
 	 * two ACKs' values): what the socket sent and had acknowledged

@@ -183,13 +183,25 @@ static int flow_emu_loop(const struct fp_ledger *l, struct fp_emu *e)
 
 static int flows(int json)
 {
-	int fl = pin_open(FP_NAME, "fp_ledgers"), fe = pin_open(FP_NAME, "fp_emu"), n = 0;
+	int fl = pin_open_map(FP_NAME, "fp_ledgers", sizeof(struct fp_key),
+			      sizeof(struct fp_ledger));
+	int fe = pin_open_map(FP_NAME, "fp_emu", sizeof(struct fp_key), sizeof(struct fp_emu));
+	int n = 0;
 	struct fp_key k, next, *prev = NULL;
 	struct fp_ledger *l = malloc(sizeof(*l));
 	struct fp_emu e;
 
 	if (fl < 0 || fe < 0 || !l) {
-		pr_warn("flashpass flows: " FP_NAME " is not attached (no pinned ledgers)\n");
+		if (errno == EBADMSG)
+			pr_warn("flashpass flows: " FP_NAME " was attached by another build of "
+				"ccsuite: detach it and attach this build's\n");
+		else
+			pr_warn("flashpass flows: " FP_NAME
+				" is not attached (no pinned ledgers)\n");
+		if (fl >= 0)
+			close(fl);
+		if (fe >= 0)
+			close(fe);
 		free(l);
 		return 1;
 	}
@@ -221,7 +233,7 @@ static int flows(int json)
 			snprintf(demand, sizeof(demand), "%llu", l->demand_segs);
 		lag = fp_ring_lag_us(&l->ring, fp_stamp(mono_ns()));
 		if (json) {
-			printf("{\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,\"phase\":\"%s\","
+			printf("{\"netns\":%llu,\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,\"phase\":\"%s\","
 			       "\"demand_segs\":%s,\"demand_open\":%s,\"credits\":%llu,\"credits_used\":%llu,"
 			       "\"credits_wasted\":%llu,\"banked\":%u,\"lag_us\":%u,\"spare\":%llu,"
 			       "\"min_rtt_us\":%llu,"
@@ -231,8 +243,8 @@ static int flows(int json)
 			       "\"loop_rtt_us\":%llu,"
 			       "\"snd_una\":%u,\"snd_nxt\":%u,\"rcv_nxt\":%u,\"wnd_raw\":%u,"
 			       "\"own_acks\":%s,\"own_ts\":%s}\n",
-			       s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase), demand,
-			       open ? "true" : "false", l->credits_recv, l->credits_used,
+			       k.netns, s, ntohs(k.sport), d, ntohs(k.dport), phase_name(l->phase),
+			       demand, open ? "true" : "false", l->credits_recv, l->credits_used,
 			       l->idle_wasted + l->ring_wasted + l->expired, fp_ring_fill(&l->ring),
 			       lag, fp_spare(l), l->min_rtt_ns / 1000, l->t_wait_ns / 1000, e.sent,
 			       e.over, e.lost, e.rate, e.last_loss / 1024.0, e.w / 1024.0,

@@ -245,19 +245,19 @@ static int psock_has(const struct psock *ps, const struct fp_key *k, int v6)
 
 /*
  * The socket, of the flow's family, of the namespace we serve that holds
- * the flow's socket (@netns, the ledger's cookie of it, where the kernel
- * tells us ours) and has @k's source address; -1: none, and the flow
+ * the flow's socket (the key's cookie of it, where the kernel tells us
+ * ours) and has @k's source address; -1: none, and the flow
  * gets no packet from us.  With one namespace too (none named, or one):
  * a packet with a source address of another namespace, or of none (a
  * socket bound with IP_FREEBIND), must not leave from ours, and two
  * namespaces may hold the same address.
  */
-static int fd_of(const struct pacer *p, const struct fp_key *k, int v6, uint64_t netns)
+static int fd_of(const struct pacer *p, const struct fp_key *k, int v6)
 {
 	for (size_t i = 0; i < p->n_socks; i++) {
 		const struct psock *ps = &p->socks[i];
 
-		if (ps->netns && ps->netns != netns)
+		if (ps->netns && ps->netns != k->netns)
 			continue;
 		if (psock_has(ps, k, v6))
 			return v6 ? ps->fd6 : ps->fd;
@@ -288,7 +288,7 @@ static void flow_new(struct pacer *p, struct pflow *f, const struct fp_key *k,
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
 	f->v6 = !v4_mapped(k->saddr) || !v4_mapped(k->daddr);
-	f->fd = fd_of(p, k, f->v6, l->netns);
+	f->fd = fd_of(p, k, f->v6);
 	f->iv_start_ns = now;
 	f->rc.rate = fp_rc_start(&p->o->rc, p->r_max);
 	f->rc.w = p->o->rc.w_max;
@@ -1219,13 +1219,15 @@ static int pacer_open(struct pacer *p)
 {
 	char dir[256];
 
-	/* the values' layout this build's: one attached by another build
-	 * (its pins outlive it) would be read and written wrong */
-	p->fd_ledgers = pin_open_map("bpf_flashpass", "fp_ledgers", sizeof(struct fp_ledger));
-	p->fd_emu = pin_open_map("bpf_flashpass", "fp_emu", sizeof(struct fp_emu));
+	/* the keys' and values' layout this build's: one attached by another
+	 * build (its pins outlive it) would be read and written wrong */
+	p->fd_ledgers = pin_open_map("bpf_flashpass", "fp_ledgers", sizeof(struct fp_key),
+				     sizeof(struct fp_ledger));
+	p->fd_emu = pin_open_map("bpf_flashpass", "fp_emu", sizeof(struct fp_key),
+				 sizeof(struct fp_emu));
 	if (p->o->loop && p->fd_ledgers >= 0 && p->fd_emu >= 0)
-		p->fd_loop =
-			pin_open_map("bpf_flashpass", "fp_loop_cfg", sizeof(struct fp_loop_cfg));
+		p->fd_loop = pin_open_map("bpf_flashpass", "fp_loop_cfg", sizeof(__u32),
+					  sizeof(struct fp_loop_cfg));
 	if (p->fd_ledgers < 0 || p->fd_emu < 0 || (p->o->loop && p->fd_loop < 0)) {
 		pin_dir("bpf_flashpass", dir, sizeof(dir));
 		if (errno == EBADMSG)

@@ -28,7 +28,7 @@ int pin_open(const char *cc, const char *name)
 	return bpf_obj_get(path);
 }
 
-int pin_open_map(const char *cc, const char *name, size_t value_size)
+int pin_open_map(const char *cc, const char *name, size_t key_size, size_t value_size)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
@@ -36,7 +36,8 @@ int pin_open_map(const char *cc, const char *name, size_t value_size)
 
 	if (fd < 0)
 		return fd;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.value_size != value_size) {
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.key_size != key_size ||
+	    info.value_size != value_size) {
 		close(fd);
 		errno = EBADMSG;
 		return -1;

@@ -24,9 +24,10 @@ void pin_dir(const char *cc, char *buf, size_t len);
 void pin_path(const char *cc, const char *name, char *buf, size_t len);
 /* bpf_obj_get() of pin_path(); < 0 with errno when there is none. */
 int pin_open(const char *cc, const char *name);
-/* pin_open() of a map whose values are this build's @value_size bytes:
- * < 0 with errno, EBADMSG when another build's layout made it. */
-int pin_open_map(const char *cc, const char *name, size_t value_size);
+/* pin_open() of a map whose keys and values are this build's @key_size
+ * and @value_size bytes: < 0 with errno, EBADMSG when another build's
+ * layout made it. */
+int pin_open_map(const char *cc, const char *name, size_t key_size, size_t value_size);
 /* The name @m of @obj is pinned under, NULL when it is not pinned. */
 const char *pin_name(struct bpf_object *obj, struct bpf_map *m);
 

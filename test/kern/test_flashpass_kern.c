@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <time.h>
 #include <criterion/criterion.h>
 #include <bpf/bpf.h>
@@ -223,9 +225,29 @@ static struct run run(int fd, const void *in, size_t len, void *out, uint32_t gs
 	return (struct run){ (int)o.retval, o.data_size_out, ctx_out.tstamp };
 }
 
+/* The cookie of this process's network namespace: BPF_PROG_TEST_RUN
+ * runs a TC program on this namespace's loopback, so the namespace its
+ * keys name (fp_skb_netns()). */
+static uint64_t this_netns(void)
+{
+	static uint64_t cookie;
+	socklen_t len = sizeof(cookie);
+	int fd;
+
+	if (cookie)
+		return cookie;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	cr_assert(fd >= 0);
+	cr_assert_eq(getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len), 0);
+	close(fd);
+	cr_assert_neq(cookie, 0);
+	return cookie;
+}
+
 static void key_of_flow(struct fp_key *k)
 {
 	memset(k, 0, sizeof(*k));
+	k->netns = this_netns();
 	k->saddr[2] = k->daddr[2] = htonl(0xffff);
 	k->saddr[3] = htonl(A_SND);
 	k->daddr[3] = htonl(A_RCV);
@@ -493,6 +515,35 @@ Test(flashpass_kern, a_forged_or_unknown_credit_changes_nothing)
 	cr_assert_eq(stat_of(FP_STAT_CREDITS), 0);
 }
 
+/* Ledgers are keyed by the flow's network namespace: a credit that
+ * arrives in this one finds no ledger another namespace's flow of the
+ * same 4-tuple holds, and leaves it as it was. */
+Test(flashpass_kern, a_credit_finds_no_ledger_of_another_namespace)
+{
+	struct fp_ledger other = { .secret = SECRET,
+				   .phase = FP_PHASE_CREDIT,
+				   .t_wait_ns = 40000000ULL };
+	struct fp_ledger got;
+	struct fp_key k;
+	struct emu4 c;
+
+	key_of_flow(&k);
+	k.netns = this_netns() + 1; /* another namespace's cookie, or none */
+	cr_assert_eq(bpf_map_update_elem(fd_ledgers, &k, &other, BPF_ANY), 0);
+	credit4(&c, T_PAST, SECRET);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(stat_of(FP_STAT_CREDIT_UNKNOWN), 1, "no ledger in this namespace");
+	ledger_new(FP_PHASE_CREDIT);
+	credit4(&c, T_PAST, SECRET);
+	c.w.seq = htonl(8);
+	cr_assert_eq(run(fd_in, &c, sizeof(c), NULL, 0).ret, TC_ACT_SHOT);
+	cr_assert_eq(ledger()->credits_recv, 1, "this namespace's ledger credited");
+	cr_assert_eq(bpf_map_lookup_elem(fd_ledgers, &k, &got), 0);
+	cr_assert_eq(got.credits_recv, 0, "the other namespace's untouched");
+	cr_assert_eq(got.ring.head, 0);
+	cr_assert_eq(bpf_map_delete_elem(fd_ledgers, &k), 0);
+}
+
 /* A credit of the flow between link-local addresses @snd and @rcv. */
 static void credit6(struct emu6 *p, const char *snd, const char *rcv, uint32_t t_us)
 {
@@ -525,7 +576,7 @@ Test(flashpass_kern, a_link_local_credit_goes_to_the_ledger_of_its_interface)
 			       .t_wait_ns = 40000000ULL };
 	const char *snd = "fe80::1", *rcv = "fe80::2";
 	uint32_t scopes[] = { 2, 0, 1 };
-	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV), .netns = this_netns() };
 	struct fp_ledger got;
 	struct emu6 c;
 
@@ -1235,7 +1286,7 @@ Test(flashpass_ack, an_ipv6_credit_becomes_an_ipv6_ack)
 {
 	const char *snd = "2001:db8::1", *rcv = "2001:db8::2";
 	struct fp_ledger l = { .secret = SECRET, .phase = FP_PHASE_CREDIT, .sack_ok = 1 };
-	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV), .netns = this_netns() };
 	struct ack6 a, out;
 	struct ack4 a4;
 	struct emu6 c;
@@ -1619,7 +1670,7 @@ Test(flashpass_loop, a_credit_with_ip_options_ends_its_loop)
 Test(flashpass_loop, an_ipv6_credit_becomes_an_ipv6_emulation_packet)
 {
 	const char *snd = "2001:db8::1", *rcv = "2001:db8::2";
-	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV) };
+	struct fp_key k = { .sport = htons(P_SND), .dport = htons(P_RCV), .netns = this_netns() };
 	struct fp_ledger l = { .secret = SECRET,
 			       .phase = FP_PHASE_CREDIT,
 			       .t_wait_ns = 40000000ULL };
