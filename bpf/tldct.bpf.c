@@ -106,6 +106,8 @@ static __always_inline void tldct_params(struct tldct_params *p)
 	p->beta_max = beta_max;
 	p->grow_min = grow_min;
 	p->grow_max = grow_max;
+	p->form = form;
+	p->floor_dctcp = floor_dctcp;
 }
 
 /* The socket's cgroup v2 id (its creator's cgroup). */
@@ -273,7 +275,9 @@ __u32 BPF_PROG(tldct_ssthresh, struct sock *sk)
 		ccs_stat_set(TLDCT_STAT_BETA, ca->beta);
 		ccs_stat_set(TLDCT_STAT_GAMMA, ca->gamma);
 	}
-	return dctcp_core_ssthresh(sk, &ca->core, tldct_p(ca->core.alpha, ca->beta, ca->gamma));
+	return dctcp_core_ssthresh(sk, &ca->core,
+				   tldct_p_form(form, floor_dctcp, ca->core.alpha, ca->beta,
+						ca->gamma));
 }
 
 SEC("struct_ops")
@@ -322,7 +326,9 @@ void BPF_PROG(tldct_cong_control, CCS_CONG_CONTROL_ARGS)
 		acked = ccs_slow_start_part(sk, acked);
 	if (acked) {
 		tldct_params(&p);
-		tcp_cong_avoid_ai(tp, tldct_ai_window(&p, tp->snd_cwnd, ca->beta, ca->gamma),
+		tcp_cong_avoid_ai(tp,
+				  tldct_ai_window_f(&p, tp->snd_cwnd,
+						    tldct_form_factor(p.form, ca->beta, ca->gamma)),
 				  acked);
 	}
 	ccs_update_pacing_rate(sk);

@@ -24,6 +24,11 @@
  * twice as fast; a large one (beta 1.5) backs off more and grows slower;
  * a flow ahead of its task (gamma > 0) yields to the task's tail.
  *
+ * Other ways for beta and gamma to enter, one tunable each, so that
+ * experiments can tell which definition gives the paper's results
+ * (enum tldct_form, and floor): exponents as D2TCP uses them, either
+ * factor alone, and a floor at DCTCP's own cut.
+ *
  * Fixed point: beta, gamma and scales in 1/1024 (TLDCT_ONE); alpha and p in
  * 2^-20 (DCTCP_ALPHA_ONE); sizes in bytes, or KB (1024 bytes) on the wire.
  */
@@ -37,12 +42,14 @@
 #define TLDCT_ONE 1024U /* 1.0 for beta, gamma and scales */
 
 struct tldct_params {
-	__u64 task_min; /* bytes: S_t below this is a small task */
-	__u64 task_max; /* bytes: S_t from this on is a large task */
-	__u32 beta_min; /* 1/1024 */
-	__u32 beta_max; /* 1/1024 */
-	__u32 grow_min; /* 1/1024: clamp of the growth scale */
-	__u32 grow_max; /* 1/1024 */
+	__u64 task_min;	   /* bytes: S_t below this is a small task */
+	__u64 task_max;	   /* bytes: S_t from this on is a large task */
+	__u32 beta_min;	   /* 1/1024 */
+	__u32 beta_max;	   /* 1/1024 */
+	__u32 grow_min;	   /* 1/1024: clamp of the growth scale */
+	__u32 grow_max;	   /* 1/1024 */
+	__u32 form;	   /* enum tldct_form */
+	__u32 floor_dctcp; /* p never below alpha */
 };
 
 /* Equation (1): beta from the task's bytes sent so far. */
@@ -89,6 +96,116 @@ static inline __u32 tldct_factor(__u32 beta, __u32 gamma)
 	return (__u32)(((__u64)beta * (TLDCT_ONE + gamma)) / TLDCT_ONE);
 }
 
+/*
+ * How beta and gamma enter the cut (tunable form), with f the factor
+ * tldct_form_factor() gives, which also scales the growth (1/f):
+ *   PRODUCT  p = min(1, alpha * f), f = beta (1 + gamma): the default;
+ *   EXP_INV  p = alpha ^ (1 / f): D2TCP's p = alpha ^ d with d = 1/f, so
+ *            f < 1 (a small task, d > 1 as D2TCP's urgent flow) cuts
+ *            less than DCTCP and f > 1 more, as PRODUCT does, but by
+ *            alpha's power: at alpha near 1 (heavy marking) every f cuts
+ *            nearly DCTCP's full half;
+ *   EXP      p = alpha ^ f: the literal exponent; with alpha < 1 the
+ *            order is reversed (a large task cuts less);
+ *   BETA     p = min(1, alpha * beta), f = beta: task size alone;
+ *   GAMMA    p = min(1, alpha * (1 + gamma)), f = 1 + gamma: tail alone.
+ * floor (tunable): p never below alpha, so no flow cuts less than DCTCP
+ * would (several small tasks starting together, each cutting half as
+ * much, add up to more than the queue can take).
+ */
+enum tldct_form {
+	TLDCT_FORM_PRODUCT,
+	TLDCT_FORM_EXP_INV,
+	TLDCT_FORM_EXP,
+	TLDCT_FORM_BETA,
+	TLDCT_FORM_GAMMA,
+	TLDCT_FORM_MAX = TLDCT_FORM_GAMMA,
+};
+
+/* The factor f of @form (1/1024): what scales alpha or is its exponent. */
+static inline __u32 tldct_form_factor(__u32 form, __u32 beta, __u32 gamma)
+{
+	if (form == TLDCT_FORM_BETA)
+		return beta;
+	if (form == TLDCT_FORM_GAMMA)
+		return TLDCT_ONE + gamma;
+	return tldct_factor(beta, gamma);
+}
+
+/*
+ * -log2(x / 2^20) for x in [1, 2^20], in 1/65536 (0 at x = 2^20, 20 << 16
+ * at x = 1; 0 above 2^20): the integer part by normalising x to [1, 2),
+ * 16 bits of fraction by repeated squaring.  Error about 2^-16
+ * (truncation).
+ */
+static inline __u32 tldct_nlog2(__u32 x)
+{
+	__u64 m = x;
+	__u32 k = 0, frac = 0;
+	int i;
+
+	if (!x)
+		return 20U << 16;
+	if (x >= DCTCP_ALPHA_ONE)
+		return 0;
+	for (i = 0; i < 20 && m < (1ULL << 20); i++) {
+		m <<= 1;
+		k++;
+	}
+	for (i = 0; i < 16; i++) {
+		m = (m * m) >> 20; /* m < 2^21: the square fits */
+		if (m >= (2ULL << 20)) {
+			m >>= 1;
+			frac |= 0x8000U >> i;
+		}
+	}
+	return (k << 16) - frac;
+}
+
+/* 2^-(y / 65536) in 2^-20 (0 below 2^-21): 2^-(i + f) as 2^-i times the
+ * product of 2^-(2^-(b+1)) over f's bits b, constants in 2^-30. */
+static inline __u32 tldct_exp2_neg(__u64 y)
+{
+	__u64 r = 1ULL << 30;
+	__u32 f = (__u32)(y & 0xffff);
+
+	if (y >> 16 > 20)
+		return 0;
+#define TLDCT_EXP2_BIT(b, c)      \
+	if (f & (0x8000U >> (b))) \
+		r = (r * (c)) >> 30;
+	TLDCT_EXP2_BIT(0, 0x2d413ccdULL)
+	TLDCT_EXP2_BIT(1, 0x35d13f33ULL)
+	TLDCT_EXP2_BIT(2, 0x3ab031baULL)
+	TLDCT_EXP2_BIT(3, 0x3d495f45ULL)
+	TLDCT_EXP2_BIT(4, 0x3ea0ecb7ULL)
+	TLDCT_EXP2_BIT(5, 0x3f4f8303ULL)
+	TLDCT_EXP2_BIT(6, 0x3fa78457ULL)
+	TLDCT_EXP2_BIT(7, 0x3fd3b2d6ULL)
+	TLDCT_EXP2_BIT(8, 0x3fe9d595ULL)
+	TLDCT_EXP2_BIT(9, 0x3ff4e9d4ULL)
+	TLDCT_EXP2_BIT(10, 0x3ffa74adULL)
+	TLDCT_EXP2_BIT(11, 0x3ffd3a47ULL)
+	TLDCT_EXP2_BIT(12, 0x3ffe9d20ULL)
+	TLDCT_EXP2_BIT(13, 0x3fff4e8fULL)
+	TLDCT_EXP2_BIT(14, 0x3fffa747ULL)
+	TLDCT_EXP2_BIT(15, 0x3fffd3a4ULL)
+#undef TLDCT_EXP2_BIT
+	/* to 2^-20, rounded */
+	return (__u32)(((r >> (y >> 16)) + (1U << 9)) >> 10);
+}
+
+/* (@a / 2^20) ^ (@e / 1024) in 2^-20, for @a in [0, 2^20]: 0 for a = 0,
+ * a for e = 1024 (to rounding), 1 for e = 0. */
+static inline __u32 tldct_pow(__u32 a, __u32 e)
+{
+	if (!a)
+		return e ? 0 : DCTCP_ALPHA_ONE;
+	if (a >= DCTCP_ALPHA_ONE)
+		return DCTCP_ALPHA_ONE;
+	return tldct_exp2_neg((__u64)tldct_nlog2(a) * e / TLDCT_ONE);
+}
+
 /* Equation (4)'s p = min(1, alpha * beta * (1 + gamma)), in 2^-20. */
 static inline __u32 tldct_p(__u32 alpha, __u32 beta, __u32 gamma)
 {
@@ -106,13 +223,34 @@ static inline __u32 tldct_ssthresh_of(__u32 cwnd, __u32 alpha, __u32 beta, __u32
 	return dctcp_ssthresh_of(cwnd, tldct_p(alpha, beta, gamma));
 }
 
-/* Congestion avoidance: cwnd grows by one segment per this many acked
- * segments, cwnd * beta * (1 + gamma) with the growth scale
- * 1 / (beta (1 + gamma)) clamped to [grow_min, grow_max]; at least 1. */
-static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd, __u32 beta,
-				    __u32 gamma)
+/* p of @form (enum tldct_form; an unknown one is PRODUCT), in 2^-20, and
+ * with @floor_dctcp never below alpha. */
+static inline __u32 tldct_p_form(__u32 form, __u32 floor_dctcp, __u32 alpha, __u32 beta,
+				 __u32 gamma)
 {
-	__u64 f = tldct_factor(beta, gamma), w;
+	__u32 f = tldct_form_factor(form, beta, gamma), p;
+	__u64 prod;
+
+	if (alpha > DCTCP_ALPHA_ONE)
+		alpha = DCTCP_ALPHA_ONE;
+	if (form == TLDCT_FORM_EXP_INV) {
+		/* 1/f in 1/1024, rounded; f is at least 1/1024 (beta >= 1) */
+		p = tldct_pow(alpha, f ? (TLDCT_ONE * TLDCT_ONE + f / 2) / f : TLDCT_ONE << 10);
+	} else if (form == TLDCT_FORM_EXP) {
+		p = tldct_pow(alpha, f);
+	} else {
+		prod = (__u64)alpha * f / TLDCT_ONE;
+		p = prod > DCTCP_ALPHA_ONE ? DCTCP_ALPHA_ONE : (__u32)prod;
+	}
+	return floor_dctcp && p < alpha ? alpha : p;
+}
+
+/* Congestion avoidance: cwnd grows by one segment per this many acked
+ * segments, cwnd * f with the growth scale 1 / f clamped to [grow_min,
+ * grow_max]; at least 1.  @f: tldct_form_factor(), in 1/1024. */
+static inline __u32 tldct_ai_window_f(const struct tldct_params *p, __u32 cwnd, __u32 f_in)
+{
+	__u64 f = f_in, w;
 	/* scale = 1024 / f in [grow_min, grow_max]  <=>  f in
 	 * [1024^2 / grow_max, 1024^2 / grow_min] */
 	__u64 f_lo = p->grow_max ? (__u64)TLDCT_ONE * TLDCT_ONE / p->grow_max : 0;
@@ -126,6 +264,13 @@ static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd, __
 	if (w < 1)
 		w = 1;
 	return w > 0xFFFFFFFFULL ? 0xFFFFFFFFU : (__u32)w;
+}
+
+/* The same with f = beta * (1 + gamma) (TLDCT_FORM_PRODUCT's). */
+static inline __u32 tldct_ai_window(const struct tldct_params *p, __u32 cwnd, __u32 beta,
+				    __u32 gamma)
+{
+	return tldct_ai_window_f(p, cwnd, tldct_factor(beta, gamma));
 }
 
 /*
@@ -382,6 +527,9 @@ enum tldct_stat {
 	TLDCT_FACTOR(X, grow_min, TLDCT_ONE / 2,                                                   \
 		     "lower clamp of the growth scale 1/(beta (1+gamma)), 1/1024")                 \
 	TLDCT_FACTOR(X, grow_max, TLDCT_ONE * 2, "upper clamp of the growth scale, 1/1024")        \
+	X(form, UINT, 0, TLDCT_FORM_MAX, TLDCT_FORM_PRODUCT,                                       \
+	  "how beta, gamma enter: 0 alpha*f, 1 alpha^(1/f), 2 alpha^f, 3 beta only, 4 gamma only") \
+	X(floor_dctcp, BOOL, 0, 1, 0, "never cut less than DCTCP would (p >= alpha)")              \
 	X(use_feedback, BOOL, 0, 1, 1,                                                             \
 	  "use the receiver's S_t and n when it sends them (0: the local task table only)")        \
 	X(peer_new_per_s, UINT, 1, 1U << 24, 256,                                                  \

@@ -4,6 +4,7 @@
  * paper states and the spec's definitions (docs/tldct.md), with
  * expected values worked out by hand from those definitions.
  */
+#include <math.h>
 #include <criterion/criterion.h>
 
 #include "tldct.h"
@@ -232,4 +233,101 @@ Test(tldct_wire_id, distinct_over_a_grid)
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			cr_assert_neq(seen[i], seen[j], "%d and %d", i, j);
+}
+
+/* The fixed-point power against libm: within 0.1 % of the value or 2^-20
+ * absolute, over alpha from 2^-20 to 1 and exponents 1/8 to 8. */
+Test(tldct_pow, matches_libm)
+{
+	static const __u32 es[] = { 128, 341, 512, 683, 1024, 1536, 2048, 3072, 8192 };
+	size_t n = 0;
+
+	for (__u32 a = 1; a <= AONE; a = a < 64 ? a + 1 : a + a / 7 + 1) {
+		for (size_t i = 0; i < sizeof(es) / sizeof(es[0]); i++) {
+			double want = pow((double)a / AONE, es[i] / 1024.0) * AONE;
+			double got = tldct_pow(a, es[i]);
+
+			cr_assert(fabs(got - want) <= 1.0 + want * 1e-3,
+				  "(%u/2^20)^(%u/1024): %.1f, libm %.1f", a, es[i], got, want);
+			n++;
+		}
+	}
+	cr_assert_gt(n, 1000, "points checked: %zu", n);
+}
+
+Test(tldct_pow, edges)
+{
+	cr_assert_eq(tldct_pow(0, 1024), 0, "0^x = 0");
+	cr_assert_eq(tldct_pow(0, 0), AONE, "0^0 taken as 1");
+	cr_assert_eq(tldct_pow(AONE, 3000), AONE, "1^x = 1");
+	cr_assert_eq(tldct_pow(AONE * 2, 512), AONE, "above 1 is 1");
+	cr_assert_eq(tldct_pow(AONE / 4, 0), AONE, "x^0 = 1");
+	cr_assert_eq(tldct_pow(AONE / 4, 1024), AONE / 4, "x^1 = x");
+	cr_assert_eq(tldct_pow(AONE / 4, 2048), AONE / 16);
+	cr_assert_eq(tldct_pow(AONE / 4, 512), AONE / 2);
+	cr_assert_eq(tldct_pow(1, 1U << 20), 0, "far below 2^-20: 0");
+	cr_assert_eq(tldct_nlog2(AONE), 0);
+	cr_assert_eq(tldct_nlog2(1), 20U << 16);
+	cr_assert_eq(tldct_nlog2(AONE / 2), 1U << 16);
+	cr_assert_eq(tldct_exp2_neg(0), AONE);
+	cr_assert_eq(tldct_exp2_neg(21ULL << 16), 0);
+}
+
+/* Each form with beta 0.5 (small task) and 1.5 (large), gamma 0, at
+ * alpha 1/4: product 1/8 and 3/8; alpha^(1/f) 1/16 and 0.397; alpha^f
+ * 1/2 and 1/8; beta alone as product; gamma alone is DCTCP's 1/4. */
+Test(tldct_p_form, each_form_at_a_quarter)
+{
+	const __u32 a = AONE / 4, small = 512, large = 1536;
+
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_PRODUCT, 0, a, small, 0), AONE / 8);
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_PRODUCT, 0, a, large, 0), AONE * 3 / 8);
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_EXP_INV, 0, a, small, 0), AONE / 16);
+	/* 0.25 ^ (1/1.5) = 0.39685 */
+	cr_assert(fabs(tldct_p_form(TLDCT_FORM_EXP_INV, 0, a, large, 0) - 0.39685 * AONE) <
+		  0.0005 * AONE);
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_EXP, 0, a, small, 0), AONE / 2);
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_EXP, 0, a, large, 0), AONE / 8);
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_BETA, 0, a, small, 512), AONE / 8, "gamma ignored");
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_GAMMA, 0, a, small, 0), a, "beta ignored");
+	cr_assert_eq(tldct_p_form(TLDCT_FORM_GAMMA, 0, a, large, 512), a * 3 / 2);
+	cr_assert_eq(tldct_p_form(99, 0, a, small, 0), AONE / 8, "unknown: the product");
+	for (__u32 f = TLDCT_FORM_PRODUCT; f <= TLDCT_FORM_MAX; f++)
+		cr_assert_eq(tldct_p_form(f, 0, a, 1024, 0), a, "form %u: beta 1, gamma 0 is DCTCP",
+			     f);
+}
+
+/* The product form is tldct_p(); with the floor no flow cuts less than
+ * DCTCP; none cuts more than all (p <= 1); no marks, no cut. */
+Test(tldct_p_form, floor_and_bounds)
+{
+	for (__u32 f = TLDCT_FORM_PRODUCT; f <= TLDCT_FORM_MAX; f++) {
+		for (__u32 a = 0; a <= AONE; a += AONE / 16) {
+			for (__u32 beta = 1; beta <= 4096; beta = beta * 2 + 1) {
+				__u32 p = tldct_p_form(f, 0, a, beta, 700);
+				__u32 pf = tldct_p_form(f, 1, a, beta, 700);
+
+				cr_assert_leq(p, AONE);
+				cr_assert_geq(pf, a, "floor: form %u, alpha %u, beta %u", f, a,
+					      beta);
+				cr_assert_eq(pf, p > a ? p : a);
+				if (!a)
+					cr_assert_eq(p, 0, "form %u: alpha 0 cuts nothing", f);
+				if (f == TLDCT_FORM_PRODUCT)
+					cr_assert_eq(p, tldct_p(a, beta, 700));
+			}
+		}
+	}
+}
+
+/* The growth factor of each form: beta (1 + gamma), beta, 1 + gamma. */
+Test(tldct_form_factor, what_scales_growth)
+{
+	cr_assert_eq(tldct_form_factor(TLDCT_FORM_PRODUCT, 1536, 512), 2304);
+	cr_assert_eq(tldct_form_factor(TLDCT_FORM_EXP_INV, 1536, 512), 2304);
+	cr_assert_eq(tldct_form_factor(TLDCT_FORM_EXP, 1536, 512), 2304);
+	cr_assert_eq(tldct_form_factor(TLDCT_FORM_BETA, 1536, 512), 1536);
+	cr_assert_eq(tldct_form_factor(TLDCT_FORM_GAMMA, 1536, 512), 1536);
+	cr_assert_eq(tldct_ai_window_f(&P, 100, 512), 50);
+	cr_assert_eq(tldct_ai_window_f(&P, 100, 2304), 200, "clamped at 1/grow_min");
 }
