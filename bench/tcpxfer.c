@@ -3,7 +3,8 @@
  * tcpxfer: one verified bulk TCP transfer with a chosen congestion control.
  *
  *   tcpxfer server [-B addr] [-p port] [-C cc] [-n conns] [-M]
- *   tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r rate] [-M]
+ *   tcpxfer client -c addr [-p port] [-C cc] (-b bytes | -t secs) [-r rate]
+ *                  [-T task] [-S size] [-M]
  *
  * The client sends a known byte pattern, then half-closes; the server checks
  * every byte against the pattern and answers with the count it received
@@ -44,7 +45,8 @@
 #define SOL_MPTCP 284
 #endif
 
-static int proto; /* 0, or IPPROTO_MPTCP with -M */
+static int proto;	   /* 0, or IPPROTO_MPTCP with -M */
+static uint64_t task_size; /* -S: stated to bpf_tldct; 0: none */
 
 /* An MPTCP connection's subflows (the first and those joined); 0 when it
  * is not one, or fell back to TCP. */
@@ -214,6 +216,15 @@ static int client(const char *host, const char *port, const char *cc, uint64_t b
 			return 1;
 		}
 	}
+	if (task_size) {
+		int err = ccs_task_size_set(fd, task_size);
+
+		if (err) {
+			fprintf(stderr, "tcpxfer: task size %" PRIu64 ": %s\n", task_size,
+				strerror(-err));
+			return 1;
+		}
+	}
 	t0 = now_s();
 	if (connect(fd, (struct sockaddr *)&ss, len) < 0)
 		die("connect");
@@ -272,8 +283,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: tcpxfer server [-B addr] [-p port] [-C cc] [-n conns] [-M]\n"
 		   "       tcpxfer client -c addr [-p port] [-C cc] (-b size | -t secs) [-r rate]\n"
-		   "                      [-T task] [-M]\n"
+		   "                      [-T task] [-S size] [-M]\n"
 		   "  -T  bpf_tldct task id, set before connect()\n"
+		   "  -S  the task's size in bytes, stated to bpf_tldct (its tunable beta_left)\n"
 		   "  -M  MPTCP (IPPROTO_MPTCP) sockets\n"
 		   "Exit status 3: the server did not receive every byte intact.\n");
 }
@@ -292,7 +304,7 @@ int main(int argc, char **argv)
 	}
 	srv = !strcmp(argv[1], "server");
 	optind = 2;
-	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:Mh")) != -1) {
+	while ((c = getopt(argc, argv, "B:c:p:C:n:b:t:r:T:S:Mh")) != -1) {
 		switch (c) {
 		case 'B':
 		case 'c': host = optarg; break;
@@ -319,6 +331,10 @@ int main(int argc, char **argv)
 		case 'T':
 			if (parse_u64(optarg, &task))
 				return bad_arg(c, optarg, "a task id");
+			break;
+		case 'S':
+			if (parse_size(optarg, &task_size) || !task_size)
+				return bad_arg(c, optarg, "a task size (e.g. 40mb)");
 			break;
 		case 'M': proto = IPPROTO_MPTCP; break;
 		case 'h': usage(stdout); return 0;

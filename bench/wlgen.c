@@ -7,7 +7,8 @@
  *                --load L --rate RATE (--flows N | --duration S)
  *                [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]
  *                [--task-flows N --task-window MS] [--task-mix NxBYTES,...]
- *                [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]
+ *                [--task-ids BASE] [--task-sizes] [--max-active N] [--drain S]
+ *                [--rtt MS]
  *                [--response BYTES [--rounds N] [--duplex]]
  *
  * The client is the sender (the CC is set before connect(), so ECN can be
@@ -33,7 +34,9 @@
  * task of N flows whose starts spread uniformly over --task-window ms; the
  * task completes with its last flow.  --task-mix draws each task's kind
  * uniformly from a list: N flows of BYTES each (times --scale); the task
- * records its kind (0, 1, ...).  --task-ids puts every flow into bpf_tldct
+ * records its kind (0, 1, ...).  --task-sizes states each flow's task size
+ * (its flows' bytes) to bpf_tldct (ccs_task_size_set(), its tunable
+ * beta_left).  --task-ids puts every flow into bpf_tldct
  * task BASE + its task number (ccs_task_set(), before connect()).
  *
  * Output, one JSON object per line: every flow and task as it completes,
@@ -376,6 +379,7 @@ struct opts {
 	} kinds[MAX_KINDS]; /* --task-mix */
 	int n_kinds;
 	uint64_t task_id_base; /* --task-ids; 0: none */
+	int task_sizes;	       /* --task-sizes */
 	double rtt_ms;	       /* --rtt; 0: no ideal FCT */
 	uint64_t response;     /* --response: bytes a request's answer carries */
 	int rounds;	       /* --rounds: requests a flow makes */
@@ -397,6 +401,7 @@ struct task {
 	uint32_t left; /* flows not yet completed (or failed) */
 	uint32_t flows, failed;
 	uint64_t bytes, start_us, end_us;
+	uint64_t total; /* its flows' bytes, all rounds: --task-sizes states it */
 };
 
 struct pending { /* a flow waiting for its start time */
@@ -494,7 +499,8 @@ static void usage(FILE *f)
 		"                    --load L --rate RATE (--flows N | --duration S)\n"
 		"                    [-C cc[,cc...]] [--seed N] [--scale F] [--mptcp]\n"
 		"                    [--task-flows N --task-window MS] [--task-mix NxBYTES,...]\n"
-		"                    [--task-ids BASE] [--max-active N] [--drain S] [--rtt MS]\n"
+		"                    [--task-ids BASE] [--task-sizes] [--max-active N] [--drain S]\n"
+		"                    [--rtt MS]\n"
 		"                    [--response BYTES [--rounds N] [--duplex]]\n"
 		"RATE in bit/s with a unit (100mbit).  Flows and tasks as JSON lines, then a summary.\n");
 }
@@ -574,6 +580,7 @@ static void task_arrive(struct client *c)
 		p->at_us = c->next_arrival + (uint64_t)off;
 		p->size = flow_size(c, t);
 		p->task_slot = (uint32_t)(t - c->tasks);
+		t->total += p->size * (uint64_t)o->rounds;
 	}
 }
 
@@ -617,6 +624,15 @@ static void flow_open(struct client *c, struct flow *f, const struct pending *p,
 
 		if (err) {
 			fprintf(stderr, "wlgen: task id: %s (is bpf_tldct attached?)\n",
+				strerror(-err));
+			exit(1);
+		}
+	}
+	if (o->task_sizes) {
+		int err = ccs_task_size_set(f->fd, c->tasks[p->task_slot].total);
+
+		if (err) {
+			fprintf(stderr, "wlgen: task size: %s (is bpf_tldct attached?)\n",
 				strerror(-err));
 			exit(1);
 		}
@@ -926,6 +942,7 @@ static const struct option long_opts[] = {
 	{ "task-window", required_argument, NULL, 'w' },
 	{ "task-mix", required_argument, NULL, 'x' },
 	{ "task-ids", required_argument, NULL, 'i' },
+	{ "task-sizes", no_argument, NULL, 'k' },
 	{ "max-active", required_argument, NULL, 'a' },
 	{ "drain", required_argument, NULL, 'D' },
 	{ "rtt", required_argument, NULL, 'R' },
@@ -1031,6 +1048,7 @@ static int parse_opt(int c, char *arg, struct opts *o, struct cmdline *cl)
 		}
 		break;
 	case 'i': return uint_opt("--task-ids", arg, 0, UINT64_MAX, &o->task_id_base);
+	case 'k': o->task_sizes = 1; break;
 	case 'a': return int_opt("--max-active", arg, 1, 1000000, &o->max_active);
 	case 'D': return real_opt("--drain", arg, false, MAX_SECS, &o->drain);
 	case 'R': return real_opt("--rtt", arg, false, MAX_SECS * 1000, &o->rtt_ms);

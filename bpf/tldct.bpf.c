@@ -108,6 +108,8 @@ static __always_inline void tldct_params(struct tldct_params *p)
 	p->grow_max = grow_max;
 	p->form = form;
 	p->floor_dctcp = floor_dctcp;
+	p->beta_left = beta_left;
+	p->grow_l2dct = grow_l2dct;
 }
 
 /* The socket's cgroup v2 id (its creator's cgroup). */
@@ -232,9 +234,11 @@ static __always_inline void refresh_factors(struct sock *sk, struct tldct_ca *ca
 		}
 	}
 	tldct_params(&p);
-	ca->beta = tldct_beta(&p, s_t);
+	ca->beta = tldct_beta_of(&p, s_t, ts ? ts->size : 0);
 	ca->gamma = tldct_gamma(s_f, s_t, n);
 	ccs_stat_inc(src);
+	if (p.beta_left && ts && ts->size)
+		ccs_stat_inc(TLDCT_STAT_BETA_FROM_LEFT);
 }
 
 SEC("struct_ops")
@@ -591,8 +595,9 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 #ifndef CCS_TWIN /* the twin's tasks are cgroups: beside bpf_tldct's, this
 		  * program would see the option handled (optlen -1) */
 /*
- * An application names its socket's task (TLDCT_TCP_TASK): the value goes
- * into tldct_sk, and the kernel's own setsockopt is skipped.  Any id is
+ * An application names its socket's task (TLDCT_TCP_TASK), or states the
+ * task's size (TLDCT_TCP_TASK_SIZE): the value goes into tldct_sk, and
+ * the kernel's own setsockopt is skipped.  Any id is
  * taken: the task it names is the socket's cgroup's and namespace's
  * (tldct_sk_of(), tx_key(), tldct_wire_id()), so a tenant naming another
  * cgroup's id or task id gets a task of its own.  Refusing ids other than
@@ -608,10 +613,11 @@ int tldct_sockops(struct bpf_sock_ops *skops)
 SEC("cgroup/setsockopt")
 int tldct_setsockopt(struct bpf_sockopt *ctx)
 {
-	__u64 *val = ctx->optval, task;
+	__u64 *val = ctx->optval, v;
 	struct tldct_sk *ts;
 
-	if (ctx->level != SOL_TCP || ctx->optname != TLDCT_TCP_TASK) {
+	if (ctx->level != SOL_TCP ||
+	    (ctx->optname != TLDCT_TCP_TASK && ctx->optname != TLDCT_TCP_TASK_SIZE)) {
 		/* not ours: before 6.5 the kernel fails an option longer than
 		 * a page unless the program says it left the buffer alone */
 		if (ctx->optlen > PAGE_SIZE)
@@ -625,16 +631,23 @@ int tldct_setsockopt(struct bpf_sockopt *ctx)
 		bpf_set_retval(-EINVAL);
 		return 0;
 	}
-	task = *val;
+	v = *val;
 	ts = bpf_sk_storage_get(&tldct_sk, ctx->sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 	if (!ts) {
 		bpf_set_retval(-ENOMEM);
 		return 0;
 	}
+	/* the task's size: any value, any time; it moves only this socket's
+	 * own beta, within beta_min..beta_max, as a new task id could */
+	if (ctx->optname == TLDCT_TCP_TASK_SIZE) {
+		ts->size = v;
+		ctx->optlen = -1;
+		return 1;
+	}
 	/* its bytes already count under another task: EPERM */
-	if ((ts->flags & TLDCT_SK_RESOLVED) && ts->task != task)
+	if ((ts->flags & TLDCT_SK_RESOLVED) && ts->task != v)
 		return 0;
-	ts->task = task;
+	ts->task = v;
 	ts->flags |= TLDCT_SK_EXPLICIT;
 	ctx->optlen = -1; /* handled: the kernel does not see it */
 	return 1;

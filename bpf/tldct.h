@@ -50,6 +50,8 @@ struct tldct_params {
 	__u32 grow_max;	   /* 1/1024 */
 	__u32 form;	   /* enum tldct_form */
 	__u32 floor_dctcp; /* p never below alpha */
+	__u32 beta_left;   /* beta from the bytes still to send, where stated */
+	__u32 grow_l2dct;  /* growth weighted as L2DCT's: tldct_ai_window_f() */
 };
 
 /* Equation (1): beta from the task's bytes sent so far. */
@@ -67,6 +69,23 @@ static inline __u32 tldct_beta(const struct tldct_params *p, __u64 s_t)
 		       (__u32)((__u64)(p->beta_max - p->beta_min) * (s_t - p->task_min) / span);
 	return p->beta_min -
 	       (__u32)((__u64)(p->beta_min - p->beta_max) * (s_t - p->task_min) / span);
+}
+
+/*
+ * Beta of a task that has sent @s_t of the @size bytes its application
+ * stated (0: none stated).  By default (and without a size) from the
+ * bytes sent, as the paper has it: every task starts small and grows
+ * large as it goes, which favours the task that started last (least
+ * attained service).  With beta_left, from the bytes still to send
+ * (@size - @s_t, 0 once S_t passes it), the same ramp: a task near its
+ * end is small and one with much left is large, which favours the task
+ * closest to done (shortest remaining first).
+ */
+static inline __u32 tldct_beta_of(const struct tldct_params *p, __u64 s_t, __u64 size)
+{
+	if (p->beta_left && size)
+		return tldct_beta(p, size > s_t ? size - s_t : 0);
+	return tldct_beta(p, s_t);
 }
 
 /* Equation (2): how far this flow is ahead of its task's average, in
@@ -245,9 +264,20 @@ static inline __u32 tldct_p_form(__u32 form, __u32 floor_dctcp, __u32 alpha, __u
 	return floor_dctcp && p < alpha ? alpha : p;
 }
 
-/* Congestion avoidance: cwnd grows by one segment per this many acked
+/* L2DCT's weights run from 2.5 down to 0.125: its slowest flow grows at
+ * 0.05 of the fastest's rate. */
+#define TLDCT_L2DCT_K_MIN_INV 20
+
+/*
+ * Congestion avoidance: cwnd grows by one segment per this many acked
  * segments, cwnd * f with the growth scale 1 / f clamped to [grow_min,
- * grow_max]; at least 1.  @f: tldct_form_factor(), in 1/1024. */
+ * grow_max]; at least 1.  @f: tldct_form_factor(), in 1/1024.
+ * With grow_l2dct the scale is L2DCT's k = w / w_max, the flow's weight
+ * over the largest: here beta_min / f, so f = beta_min (the smallest
+ * task, in the forms with beta) grows as DCTCP and none faster, a
+ * larger f slower, down to 1/20 (TLDCT_L2DCT_K_MIN_INV); grow_min and
+ * grow_max do not apply.
+ */
 static inline __u32 tldct_ai_window_f(const struct tldct_params *p, __u32 cwnd, __u32 f_in)
 {
 	__u64 f = f_in, w;
@@ -256,6 +286,12 @@ static inline __u32 tldct_ai_window_f(const struct tldct_params *p, __u32 cwnd, 
 	__u64 f_lo = p->grow_max ? (__u64)TLDCT_ONE * TLDCT_ONE / p->grow_max : 0;
 	__u64 f_hi = p->grow_min ? (__u64)TLDCT_ONE * TLDCT_ONE / p->grow_min : ~0ULL;
 
+	if (p->grow_l2dct) {
+		/* 1/k = f / beta_min, in [1, 20] */
+		f = p->beta_min ? f * TLDCT_ONE / p->beta_min : f;
+		f_lo = TLDCT_ONE;
+		f_hi = (__u64)TLDCT_ONE * TLDCT_L2DCT_K_MIN_INV;
+	}
 	if (f < f_lo)
 		f = f_lo;
 	if (f > f_hi)
@@ -341,6 +377,8 @@ struct tldct_sk {
 	/* set with TLDCT_SK_RESOLVED on a sending socket: */
 	__u64 cgroup; /* the cgroup v2 id the task is named in (the socket's) */
 	__u64 wire;   /* the id its SYN carries, tldct_wire_id() */
+	__u64 size;   /* the task's bytes from this host, as the application
+		       * stated them (TLDCT_TCP_TASK_SIZE); 0: not stated */
 };
 
 /* The receiver's view is used while it is this fresh. */
@@ -351,6 +389,14 @@ struct tldct_sk {
  * it; the kernel never sees this optname).  EPERM once the socket counts
  * bytes under another task; ENOPROTOOPT when bpf_tldct is not attached. */
 #define TLDCT_TCP_TASK 0xCC7D
+
+/* setsockopt(fd, SOL_TCP, TLDCT_TCP_TASK_SIZE, &(__u64){ bytes }, 8), any
+ * time: how many bytes the socket's task sends from this host in all (its
+ * flows to one receiver, which is what S_t counts); 0 takes it back.
+ * beta_left reads it (tldct_beta_of()).  Only the socket's own flow
+ * reads it: a task whose flows state different sizes has them each use
+ * their own. */
+#define TLDCT_TCP_TASK_SIZE 0xCC7E
 
 /* A task table entry (sender: tldct_tasks; receiver: tldct_rx_tasks), a
  * group table entry (lib/group.h): the task's live flows and S_t. */
@@ -507,7 +553,9 @@ static inline int tldct_peer_take(struct tldct_peer *p, __u64 now_ns, __u32 per_
 	X(P, BETA, beta, GAUGE, "beta at the last window cut (1/1024, largest over CPUs)")     \
 	X(P, GAMMA, gamma, GAUGE, "gamma at the last window cut (1/1024, largest over CPUs)")  \
 	X(P, RX_PEER_LIMITED, rx_peer_limited, COUNTER,                                        \
-	  "receiver: task entries refused, the peer's budget per second spent")
+	  "receiver: task entries refused, the peer's budget per second spent")                \
+	X(P, BETA_FROM_LEFT, beta_from_left, COUNTER,                                          \
+	  "windows whose beta came from the task's bytes still to send (beta_left)")
 
 enum tldct_stat {
 	TLDCT_STAT__BASE = DCTCP_STAT_MAX - 1,
@@ -530,6 +578,10 @@ enum tldct_stat {
 	X(form, UINT, 0, TLDCT_FORM_MAX, TLDCT_FORM_PRODUCT,                                       \
 	  "how beta, gamma enter: 0 alpha*f, 1 alpha^(1/f), 2 alpha^f, 3 beta only, 4 gamma only") \
 	X(floor_dctcp, BOOL, 0, 1, 0, "never cut less than DCTCP would (p >= alpha)")              \
+	X(grow_l2dct, BOOL, 0, 1, 0,                                                               \
+	  "growth as L2DCT weights it: beta_min/f of DCTCP's, at most DCTCP's (0: 1/f, clamped)")  \
+	X(beta_left, BOOL, 0, 1, 0,                                                                \
+	  "beta from the task's bytes still to send where the application states its size")        \
 	X(use_feedback, BOOL, 0, 1, 1,                                                             \
 	  "use the receiver's S_t and n when it sends them (0: the local task table only)")        \
 	X(peer_new_per_s, UINT, 1, 1U << 24, 256,                                                  \

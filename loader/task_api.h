@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ccs_task_set(): put a TCP socket into a bpf_tldct task.  Header-only, no
- * library: include it and call it between socket() and connect().
+ * ccs_task_set(): put a TCP socket into a bpf_tldct task (and
+ * ccs_task_size_set(): state the task's size).  Header-only, no library:
+ * include it and call it between socket() and connect().
  *
  *   int fd = socket(AF_INET, SOCK_STREAM, 0);
  *   ccs_task_set(fd, job_id);      // before connect()
@@ -32,6 +33,20 @@
 static inline int ccs_task_set(int sock_fd, uint64_t task)
 {
 	return setsockopt(sock_fd, IPPROTO_TCP, TLDCT_TCP_TASK, &task, sizeof(task)) ? -errno : 0;
+}
+
+/*
+ * ccs_task_size_set(): state how many bytes the socket's task sends from
+ * this host in all (0 takes it back), at any time.  With bpf_tldct's
+ * tunable beta_left, the flow's task-size factor comes from the bytes the
+ * task still has to send rather than those it has sent.  Returns 0, or
+ * -errno as ccs_task_set().
+ */
+static inline int ccs_task_size_set(int sock_fd, uint64_t bytes)
+{
+	return setsockopt(sock_fd, IPPROTO_TCP, TLDCT_TCP_TASK_SIZE, &bytes, sizeof(bytes)) ?
+		       -errno :
+		       0;
 }
 
 #endif /* CCSUITE_TASK_API_H */

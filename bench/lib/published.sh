@@ -48,6 +48,7 @@ flashpass-pacer/*.json             flashpass-pacer  bpf/flashpass* bpf/lib tc lo
 mptcp-baseline/mptcp-baseline.json .md              test/net/topo.sh bench/lib/bulkflows.py
 ppqd-paper/ppqd-paper.json         .md              bpf/ppqd* bpf/lia* bpf/lib
 tldct/tldct.json                   tldct-paper      bpf/tldct* bpf/dctcp* bpf/lib
+tldct/tldct-forms.json             tldct-forms      bpf/tldct* bpf/dctcp* bpf/lib
 xcheck/xcheck.json                 backend-xcheck   test/net/topo.sh test/vm
 '
 

@@ -43,6 +43,7 @@ def r3: if . == null then null else (. * 1000 | round) / 1000 end;
 | {
 	scenario: $scenario, description: $desc,
 	env: { kernel: $kernel, delay_backend: $backend, topology: $topology, seed: $seed,
+	       reseed: ($reseed == 1), duration_s: $duration,
 	       date: $date, rate: $rate, buffer: $buffer, ecn_k: $k, base_rtt_ms: $rtt,
 	       rate_bps: $rate_bps, buffer_bytes: $buffer_bytes, load: $load, scale: $wscale,
 	       cpus: $cpus, tunables: $tunables, scenario_file: $text,

@@ -6,7 +6,9 @@ def change($d; $t): if $d == null or $t == null or $d == 0 then null else ($t / 
 def paper: {
 	"tldct-size-2to5": { mean: -17.5 },
 	"tldct-mixed": { p50: -47.0, p75: -34.3, p95: -15.1 } };
-[.scenarios[]] | map(. as $r | $r.summary.bpf_dctcp as $d | $r.summary.bpf_tldct as $t | {
+# (only the default definition's runs: bench/tldct-paper puts the
+# others' in directories named SCENARIO@FORM)
+[.scenarios | to_entries[] | select(.key | contains("@") | not) | .value] | map(. as $r | $r.summary.bpf_dctcp as $d | $r.summary.bpf_tldct as $t | {
 	scenario: $r.scenario, description: $r.description, runs_each: $d.runs,
 	env: ($r.env | del(.scenario_file)),
 	tct_mean_ms: { bpf_dctcp: $d.tct_mean_ms, bpf_tldct: $t.tct_mean_ms,

@@ -158,6 +158,34 @@ check "its table has a row per run" jq -e '[.scenarios[].scenario] == ["tiny", "
 check "and the markdown table" grep -q '^| tiny-fct ' "$TMP/tldct.md"
 check_fails "an option of another driver" "unknown argument '--no-cpucost'" \
 	"$TOPO_ROOT/bench/tldct-paper" --report "$TMP" --no-cpucost
+# bpf_tldct's other definitions run into SCENARIO@FORM directories: the
+# definitions table (tldct-forms.json) over two repetitions whose TCTs are
+# known, each change of the means and per repetition (-10 % and +10 %)
+mkdir -p "$TMP/syn@gamma+floor"
+jq -n 'def run($a; $r; $t): { algo: $a, rep: $r, elapsed_s: 10, cpu: { busy: 0.5 },
+		workload: { achieved_load: 0.5 }, tct: { all: { n: 100, mean_ms: $t }, fastest: { p50: ($t / 2) } } };
+	{ scenario: "syn", description: "synthetic", env: { kernel: "k", reseed: true, duration_s: 10 },
+	  summary: { bpf_dctcp: { runs: 2, drops: 3 }, bpf_tldct: { runs: 2, drops: 4 } },
+	  runs: [run("bpf_dctcp"; 1; 100), run("bpf_tldct"; 1; 90), run("bpf_dctcp"; 2; 200), run("bpf_tldct"; 2; 220)] }' \
+	>"$TMP/syn@gamma+floor/result.json"
+"$TOPO_ROOT/bench/tldct-paper" --report "$TMP" >"$TMP/report.log" 2>&1
+check "tldct-paper --report with another definition's runs exits 0" [ $? -eq 0 ]
+check "the paper's table leaves them out" jq -e '[.scenarios[].scenario] == ["tiny", "tiny-fct"]' "$TMP/tldct.json"
+check "the definitions table: a row per run, by scenario and definition" \
+	jq -e '[.rows[] | "\(.scenario)@\(.form)"] == ["bulk@product", "fct@product", "syn@gamma+floor"]' "$TMP/tldct-forms.json"
+syn=$(jq -c '.rows[2]' "$TMP/tldct-forms.json")
+check "its changes: of the means +3.3 %, per repetition -10 and +10 % ($(jq -c .tct_mean_ms <<<"$syn"))" \
+	jq -e '.tct_mean_ms == { bpf_dctcp: 150, bpf_tldct: 155, change_pct: 3.3,
+		per_rep_pct: { n: 2, mean: 0, sd: 14.1, min: -10, max: 10 } } and
+		.tct_fastest_ms.p50.per_rep_pct.mean == 0 and .tct_fastest_ms.p75.per_rep_pct.n == 0 and
+		.reseed and .scale == "testbed" and .drops == { bpf_dctcp: 3, bpf_tldct: 4 } and
+		.tasks_in_flight.bpf_tldct == 1.55' <<<"$syn"
+check "and its markdown table" grep -q '^| syn (reseeded) | testbed | gamma+floor | 2 | 150 -> 155 | +3.3 % (0 ± 14.1) |' "$TMP/tldct-forms.md"
+check_fails "an unknown definition" "no definition 'nope'" "$TOPO_ROOT/bench/tldct-paper" size --forms product,nope --out "$TMP/nope"
+check "which it refuses before it makes a directory" [ ! -e "$TMP/nope" ]
+check_fails "--set, not ALGO:NAME=VALUE" "want ALGO:NAME=VALUE" "$RUN" tiny --set form=1
+check_fails "--set for an algorithm not in the run" "not among this run's algorithms" \
+	"$RUN" tiny --set bpf_tldct:form=1
 
 echo "refusals"
 cat >"$TMP/fast.conf" <<'CONF'

@@ -12,7 +12,9 @@
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit BUFFER=200kb K=30kb
-TASK_S=4242
+# Ids of this run's own (the task tables are the host's; entries are
+# scoped by cgroup and namespace, which are this run's too)
+TASK_S=$((($$ << 16 | RANDOM) << 1)) TASK_X=$((TASK_S + 1))
 L_SECS=6 S_START=2 S_BYTES=$((6 * 1024 * 1024))
 # beta's ramp scaled to this link: S (12 MB in all) stays low, L (tens of
 # MB by the time S starts) is at beta_max.
@@ -61,7 +63,7 @@ t_s0=$(date +%s.%N)
 	"$CCLOAD" task list --json >"$TMP/tables-s1"
 ) &
 swait=$!
-# S's wire id (what its SYNs carried: its cgroup's id for 4242), then both
+# S's wire id (what its SYNs carried: its cgroup's id for TASK_S), then both
 # of S's flows at the receiver (at once here; seconds under emulation)
 wire_s=''
 for ((t = 0; t < 50; t++)); do
@@ -145,7 +147,6 @@ echo "one task id from two senders"
 # The receiver scopes its entries by the sender's address: the same id
 # from s1 and from s2 is two tasks there, one flow each, never one of two.
 # (Both senders are in this script's cgroup: their SYNs carry one wire id.)
-TASK_X=7777
 topo_bg d "$TCPXFER" server -C bpf_tldct -p 5802 -n 2 >/dev/null
 sleep 0.3
 xpids=()

@@ -200,20 +200,24 @@ check_range "its windows ran as a task of one" "$(grew view_no_task)" 1 1e12
 # than a page too (kernels before 6.5 fail it unless the program says so).
 check "another option with a 8 KB buffer still works (SO_RCVBUF)" topo_exec s python3 -c \
 	'import socket; socket.socket().setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, bytes(8192))'
-# TLDCT_TCP_TASK (0xCC7D) itself: the errno says what was wrong.
-sockopt_errno() {
+# TLDCT_TCP_TASK (0xCC7D) and TLDCT_TCP_TASK_SIZE (0xCC7E) themselves:
+# the errno says what was wrong.
+sockopt_errno() { # OPTNAME SOCK_TYPE LENGTH
 	topo_exec s python3 -c "
 import socket, sys
-s = socket.socket(socket.AF_INET, socket.$1)
+s = socket.socket(socket.AF_INET, socket.$2)
 try:
-    s.setsockopt(socket.IPPROTO_TCP, 0xCC7D, bytes($2))
+    s.setsockopt(socket.IPPROTO_TCP, $1, bytes($3))
     print(0)
 except OSError as e:
     print(e.errno)"
 }
-check_range "task id on a TCP socket: taken" "$(sockopt_errno SOCK_STREAM 8)" 0 0
-check_range "task id of 4 bytes: EINVAL (22)" "$(sockopt_errno SOCK_STREAM 4)" 22 22
-check_range "task id on a UDP socket: ENOPROTOOPT (92), not taken" "$(sockopt_errno SOCK_DGRAM 8)" 92 92
+for o in "task id:0xCC7D" "task size:0xCC7E"; do
+	check_range "${o%:*} on a TCP socket: taken" "$(sockopt_errno "${o#*:}" SOCK_STREAM 8)" 0 0
+	check_range "${o%:*} of 4 bytes: EINVAL (22)" "$(sockopt_errno "${o#*:}" SOCK_STREAM 4)" 22 22
+	check_range "${o%:*} on a UDP socket: ENOPROTOOPT (92), not taken" \
+		"$(sockopt_errno "${o#*:}" SOCK_DGRAM 8)" 92 92
+done
 
 phase "ACK option with a bad length (8 -> 6, then two NOPs)"
 check "mangler on the receiver's egress" mangle d "$D_DEV" ack_badlen

@@ -331,3 +331,40 @@ Test(tldct_form_factor, what_scales_growth)
 	cr_assert_eq(tldct_ai_window_f(&P, 100, 512), 50);
 	cr_assert_eq(tldct_ai_window_f(&P, 100, 2304), 200, "clamped at 1/grow_min");
 }
+
+/* beta_left: beta from the stated size less S_t, the same ramp; without a
+ * size, or with beta_left off, from S_t as before. */
+Test(tldct_beta_of, from_the_bytes_still_to_send)
+{
+	struct tldct_params q = P;
+
+	cr_assert_eq(tldct_beta_of(&q, 0, 1000 * KB), 512, "off: S_t 0 is small");
+	q.beta_left = 1;
+	cr_assert_eq(tldct_beta_of(&q, 0, 1000 * KB), 1536, "1000 KB left: large");
+	cr_assert_eq(tldct_beta_of(&q, 960 * KB, 1000 * KB), 512, "40 KB left: small");
+	cr_assert_eq(tldct_beta_of(&q, 1000 * KB - (47 + 100) * KB / 2, 1000 * KB), 1024,
+		     "the ramp's middle left: 1.0");
+	cr_assert_eq(tldct_beta_of(&q, 2000 * KB, 1000 * KB), 512, "S_t past the size: 0 left");
+	cr_assert_eq(tldct_beta_of(&q, 0, 0), 512, "no size stated: from S_t");
+	cr_assert_eq(tldct_beta_of(&q, 200 * KB, 0), 1536, "no size stated: from S_t");
+	/* the order reverses: of two tasks that sent the same, the one with
+	 * more left backs off more */
+	cr_assert_gt(tldct_beta_of(&q, 50 * KB, 500 * KB), tldct_beta_of(&q, 50 * KB, 120 * KB));
+}
+
+/* grow_l2dct: segments per +1 is cwnd * f / beta_min, in [cwnd, 20 cwnd]:
+ * the smallest task grows as DCTCP, never faster; grow_min/max ignored. */
+Test(tldct_ai, l2dct_weighted_growth)
+{
+	struct tldct_params q = P;
+
+	q.grow_l2dct = 1;
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 512), 100, "f = beta_min: DCTCP's");
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 256), 100, "never faster than DCTCP");
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 1024), 200);
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 2304), 450, "f 2.25: k = 0.5 / 2.25");
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 4096 * 4), 2000, "at most 20x slower");
+	cr_assert_eq(tldct_ai_window_f(&q, 0, 2304), 1, "never 0");
+	q.beta_min = 0;
+	cr_assert_eq(tldct_ai_window_f(&q, 100, 2048), 200, "beta_min 0: 1/f of DCTCP's");
+}
