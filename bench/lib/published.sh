@@ -23,8 +23,10 @@
 #                            decimals; pct(n): x 100, n decimals;
 #                            signed; span: "min-max" of an array;
 #                            sc(NAME): the scenario NAME; cc_pair(PATH;
-#                            SUITE; OTHER): a pair of bench/cpucost);
-#                            one line
+#                            SUITE; OTHER): a pair of bench/cpucost;
+#                            row(SCENARIO; DEFINITION): a row of
+#                            tldct-forms.json at testbed scale; chg: one
+#                            of its changes with its spread); one line
 #
 # FILE is relative to bench/published/.  The page's numbers are the
 # JSON's: prose around them gives none of its own.
@@ -63,6 +65,8 @@ def pct(n): . * 100 | fix(n);
 def signed: if . > 0 then "+\(.)" else tostring end;
 def span: "\(min)-\(max)";
 def sc(n): .scenarios[] | select(.scenario == n or .name == n);
+def row(s; f): first(.rows[] | select(.scenario == s and .form == f and .scale == "testbed"));
+def chg: "\(.change_pct | signed) % (\(.per_rep_pct.mean | signed) ± \(.per_rep_pct.sd) a repetition)";
 def cc_pair(p; s; b): first(.pairs[] | select(.path == p and .suite == s and .native == b));
 '
 
@@ -111,6 +115,7 @@ pub_made() {
 		   else "not recorded" end) as $cmd
 		| "- Command: \($cmd)",
 		  (if $p.table_command then "- Table made again by: `\($p.table_command)`" else empty end),
+		  ($p.earlier // [] | .[] | "- With the runs of: `\(.command // "not recorded")` at \(.commit // "a commit not recorded")"),
 		  "- Commit: \($p.commit | nr)",
 		  "- Kernel: \($p.kernel // .kernel // all_of("kernel") | nr)",
 		  "- Machine: \(if .cpus then "\(.cpus) CPUs" else all_of("cpus") | if . then "\(.) CPUs" else . end end | nr)",
