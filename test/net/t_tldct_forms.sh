@@ -21,6 +21,11 @@
 # Each run: every flow exits 0 with its bytes intact on bpf_tldct with
 # ECN, no drop at the switch, and the ratio inside the bounds of its
 # 20-run spread (beside each).
+# The windows here are small: the link and K hold about 20 segments, and
+# S and L2 keep 4-6 each (sampled every 50 ms), where DCTCP's cut of
+# cwnd * alpha / 2 rounds to 0 or 1 segment.  The ratios then have rare
+# tails beyond 4 sd of their spreads (one exp run in about 100 read
+# 0.49).
 source "$(dirname "$0")/lib.sh"
 
 RATE=100mbit BUFFER=200kb K=30kb
@@ -92,8 +97,10 @@ run() {
 run 0 product 0 4.7 6.3
 # exp_inv 5.774 sd 0.271 [5.29, 6.26]
 run 1 exp_inv 0 4.6 6.9
-# exp 0.7925 sd 0.0383 [0.711, 0.844]: S below L2, the order reversed
-run 2 exp 0 0.63 0.95
+# exp 0.7925 sd 0.0383 [0.711, 0.844]; a second spread of 44 runs,
+# 0.7933 sd 0.0561 [0.666, 0.954], sets the bounds: mean - 4 sd, and 1,
+# the order reversed (S below L2), 3.7 sd above the mean
+run 2 exp 0 0.57 1.0
 # beta 5.824 sd 0.211 [5.40, 6.24]
 run 3 beta 0 4.9 6.7
 # gamma 1.028 sd 0.261 [0.641, 1.72]: as DCTCP, bounded above only
